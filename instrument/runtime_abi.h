@@ -1,0 +1,67 @@
+// The C ABI between the LLVM pass (instrument/pass.cpp) and the runtime
+// (instrument/runtime.cpp). The pass emits calls to these hooks; the runtime
+// forwards them to commanalyzer::Analyzer with the default policies.
+//
+// Labels. Every SSA value of a data type carries a shadow *label* (ca_label):
+//   0                  no data dependence (constants, addresses, loop control)
+//   a leaf label       exactly one value instance, straight from a load
+//   a computed label   the result of at least one computation step; a store of
+//                      it creates a new value instance whose sources are the
+//                      leaves reachable from it (the thin slice)
+// Labels are opaque to the pass except for the two rules below, which let it
+// inline the common cases without calling the runtime:
+//   - a label is "none" iff it equals 0;
+//   - ca_label_compute(a) == a | CA_COMPUTED_BIT (including a == 0: a
+//     computation from constants only is still a computation).
+#ifndef COMMANALYZER_INSTRUMENT_RUNTIME_ABI_H_
+#define COMMANALYZER_INSTRUMENT_RUNTIME_ABI_H_
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef uint64_t ca_label;
+
+#define CA_COMPUTED_BIT (UINT64_C(1) << 63)
+#define CA_MAX_ARG_LABELS 64
+
+// Memory. size is the access size in bytes (1..64).
+ca_label __ca_load(const void* addr, uint32_t size);
+void __ca_store(void* addr, uint32_t size, ca_label label);
+// A store of pointer-typed data: structure, not a value; kills what was there.
+void __ca_clear(void* addr, uint64_t size);
+// memcpy/memmove: values are replicated, not created.
+void __ca_memcpy(void* dst, const void* src, uint64_t size);
+// memset: new constant values.
+void __ca_memset(void* dst, uint64_t size);
+
+// Computation: the label of an instruction with two data operands.
+// Callers may skip the call when a == 0 && b == 0 (result: CA_COMPUTED_BIT)
+// or a == b (result: a | CA_COMPUTED_BIT).
+ca_label __ca_union(ca_label a, ca_label b);
+
+// Calls between instrumented functions. Before a call the caller writes the
+// argument labels and sets __ca_arg_callee to the callee's address; an
+// instrumented callee reads the labels only if __ca_arg_callee is its own
+// address (so callbacks from uninstrumented code see no stale labels), then
+// resets it to 0. Before returning, an instrumented callee writes
+// __ca_ret_label and sets __ca_ret_valid = 1; the caller sets
+// __ca_ret_valid = 0 before the call and, if it is still 0 afterwards, treats
+// the result as data from an uninstrumented source (CA_COMPUTED_BIT).
+extern __thread ca_label __ca_arg_labels[CA_MAX_ARG_LABELS];
+extern __thread const void* __ca_arg_callee;
+extern __thread ca_label __ca_ret_label;
+extern __thread uint32_t __ca_ret_valid;
+
+// Region of interest and iteration marks (include/commanalyzer/annotate.h).
+void __commanalyzer_region_begin(void);
+void __commanalyzer_region_end(void);
+void __commanalyzer_iteration(void);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // COMMANALYZER_INSTRUMENT_RUNTIME_ABI_H_
