@@ -1,0 +1,221 @@
+// Analyzer: composes shadow memory, slicer, value store, coalescing and flow
+// storage at compile time and exposes the event API that an instrumented
+// program (instrument/runtime.cpp) or a test drives:
+//
+//   Label l = a.load(addr, size);       // a value read from memory
+//   Label r = a.join(l1, l2);           // a computation on two operands
+//   Label c = a.compute(l);             // a computation on one operand
+//   a.store(addr, size, r);             // Algorithm 2: create or replicate
+//   a.copy(dst, src, size);             // memcpy: replicate
+//   a.fill(dst, size);                  // memset: new constant values
+//   a.region_begin(); a.iteration(); a.region_end(); a.finish();
+//
+// The result is a Profile (profile.h), which estimate.h turns into the
+// predicted communication for any number of processes.
+#ifndef COMMANALYZER_ANALYZER_H_
+#define COMMANALYZER_ANALYZER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "commanalyzer/compressor.h"
+#include "commanalyzer/profile.h"
+#include "commanalyzer/shadow_memory.h"
+#include "commanalyzer/slicer.h"
+#include "commanalyzer/types.h"
+#include "commanalyzer/value_store.h"
+
+namespace commanalyzer {
+
+struct AnalyzerStats {
+  std::uint64_t loads = 0;
+  std::uint64_t stores = 0;
+  std::uint64_t replications = 0;  // stores that copied a value
+  std::uint64_t creations = 0;     // stores that created a value
+  std::uint64_t inputs = 0;        // values created by a first read
+};
+
+template <ShadowMemory Shadow = PagedShadowMemory<>, Slicer SlicerT = UnionDagSlicer,
+          CoalescingPolicy Coalescing = CoalesceExclusiveUpdates, ValueStore Values = CompactValueStore,
+          FlowStore Flows = FlatFlowStore>
+class Analyzer {
+ public:
+  using ProfileType = Profile<Values, Flows>;
+  static constexpr std::size_t kWordBytes = Shadow::kWordBytes;
+
+  Analyzer() = default;
+  explicit Analyzer(SlicerT slicer, Coalescing coalescing = {})
+      : slicer_(std::move(slicer)), coalescing_(std::move(coalescing)) {}
+
+  // ------------------------------------------------------------- events
+
+  Label load(Address addr, std::uint32_t size) {
+    ++stats_.loads;
+    const auto [first, last] = words_of<kWordBytes>(addr, size);
+    const ValueId head = shadow_.get(first);
+    if (first == last) {
+      return slicer_.leaf(head != kNoValue ? head : make_input(addr, size, first, last));
+    }
+    bool uniform = true, any_empty = head == kNoValue;
+    for (std::uint64_t w = first + 1; w <= last; ++w) {
+      const ValueId v = shadow_.get(w);
+      uniform &= v == head;
+      any_empty |= v == kNoValue;
+    }
+    if (uniform) {
+      return slicer_.leaf(head != kNoValue ? head : make_input(addr, size, first, last));
+    }
+    // Mixed content (a partial overwrite): words that hold nothing become
+    // one input; the loaded data combines every value it covers.
+    ValueId filler = kNoValue;
+    if (any_empty) {
+      filler = new_value(addr, size, /*input=*/true, kNoVertex);
+      ++stats_.inputs;
+    }
+    Label label = kNoLabel;
+    for (std::uint64_t w = first; w <= last; ++w) {
+      ValueId v = shadow_.get(w);
+      if (v == kNoValue) {
+        v = filler;
+        assign_word(w, v);
+      }
+      label = slicer_.join(label, slicer_.leaf(v));
+    }
+    return label;
+  }
+
+  Label join(Label a, Label b) { return slicer_.join(a, b); }
+  Label compute(Label a) const { return a | kComputedBit; }
+
+  void store(Address addr, std::uint32_t size, Label label) {
+    ++stats_.stores;
+    const auto [first, last] = words_of<kWordBytes>(addr, size);
+    if (const ValueId copy = slicer_.leaf_value(label); copy != kNoValue) {
+      ++stats_.replications;
+      for (std::uint64_t w = first; w <= last; ++w) assign_word(w, copy);
+      return;
+    }
+    ++stats_.creations;
+    slicer_.flatten(label, sources_);
+    const ValueId previous = shadow_.get(first);
+    const VertexId vertex =
+        coalescing_.coalesce(previous, sources_) ? profile_.values.vertex(previous) : kNoVertex;
+    const ValueId v = new_value(addr, size, /*input=*/false, vertex);
+    if (counting_ && !sources_.empty()) profile_.flows.append(v, sources_);
+    for (std::uint64_t w = first; w <= last; ++w) assign_word(w, v);
+  }
+
+  // memcpy/memmove: every word of the destination takes the value of the
+  // corresponding source word (a replication, not a new value).
+  void copy(Address dst, Address src, std::uint64_t size) {
+    if (size == 0) return;
+    // Snapshot first: the ranges may overlap (memmove).
+    copy_buffer_.clear();
+    for (std::uint64_t off = 0; off < size; off += kWordBytes) {
+      ValueId v = shadow_.get((src + off) / kWordBytes);
+      if (v == kNoValue) v = slicer_.leaf_value(load(src + off, kWordBytes));
+      copy_buffer_.push_back(v);
+    }
+    for (std::size_t i = 0; i < copy_buffer_.size(); ++i) {
+      assign_word((dst + i * kWordBytes) / kWordBytes, copy_buffer_[i]);
+    }
+  }
+
+  // memset: one new constant value per word.
+  void fill(Address dst, std::uint64_t size) {
+    for (std::uint64_t off = 0; off < size; off += kWordBytes) {
+      store(dst + off, static_cast<std::uint32_t>(std::min<std::uint64_t>(kWordBytes, size - off)),
+            kComputedBit);
+    }
+  }
+
+  // Pointer data: structure, not a value; kills what the words held.
+  void clear(Address addr, std::uint64_t size) {
+    const auto [first, last] = words_of<kWordBytes>(addr, size);
+    for (std::uint64_t w = first; w <= last; ++w) assign_word(w, kNoValue);
+  }
+
+  // The first region_begin discards what was recorded before it: only the
+  // region(s) of interest count. Without any region, the whole run counts.
+  void region_begin() {
+    if (!explicit_region_) {
+      explicit_region_ = true;
+      profile_.flows.clear();
+      profile_.iteration_marks.clear();
+    }
+    counting_ = true;
+  }
+
+  void region_end() {
+    if (!counting_) return;
+    counting_ = false;
+    mark_outputs();
+  }
+
+  void iteration() {
+    if (counting_) profile_.iteration_marks.push_back(static_cast<ValueId>(profile_.values.count() + 1));
+  }
+
+  // End of program: closes an open (or implicit) region.
+  void finish() { region_end(); }
+
+  // ----------------------------------------------------------- results
+
+  const ProfileType& profile() const { return profile_; }
+  ProfileType& profile() { return profile_; }
+  ProfileType take_profile() { return std::move(profile_); }
+  const AnalyzerStats& stats() const { return stats_; }
+  const SlicerT& slicer() const { return slicer_; }
+  ValueId value_at(Address addr) const { return shadow_.get(addr / kWordBytes); }
+  bool counting() const { return counting_; }
+
+  std::size_t memory_bytes() const {
+    return shadow_.memory_bytes() + slicer_.memory_bytes() + profile_.values.memory_bytes() +
+           profile_.flows.memory_bytes() + profile_.vertex_count() * 17;
+  }
+
+ private:
+  ValueId make_input(Address addr, std::uint32_t size, std::uint64_t first, std::uint64_t last) {
+    ++stats_.inputs;
+    const ValueId v = new_value(addr, size, /*input=*/true, kNoVertex);
+    for (std::uint64_t w = first; w <= last; ++w) assign_word(w, v);
+    return v;
+  }
+
+  // A new instance; joins `vertex`, or starts a vertex homed at addr.
+  ValueId new_value(Address addr, std::uint32_t size, bool input, VertexId vertex) {
+    if (vertex == kNoVertex) vertex = profile_.add_vertex(addr);
+    const ValueId v = profile_.values.create(size, input, vertex);
+    ++profile_.vertex_weight[vertex];
+    profile_.vertex_last[vertex] = v;
+    return v;
+  }
+
+  void assign_word(std::uint64_t word, ValueId v) {
+    const ValueId old = shadow_.exchange(word, v);
+    if (old != kNoValue) profile_.values.drop_copy(old);
+    if (v != kNoValue) profile_.values.add_copy(v);
+  }
+
+  void mark_outputs() {
+    for (VertexId x = 0; x < profile_.vertex_count(); ++x) {
+      const ValueId last = profile_.vertex_last[x];
+      profile_.vertex_output[x] = last != kNoValue && profile_.values.live_copies(last) > 0;
+    }
+  }
+
+  Shadow shadow_;
+  SlicerT slicer_;
+  Coalescing coalescing_;
+  ProfileType profile_;
+  AnalyzerStats stats_;
+  std::vector<ValueId> sources_;
+  std::vector<ValueId> copy_buffer_;
+  bool counting_ = true;
+  bool explicit_region_ = false;
+};
+
+}  // namespace commanalyzer
+
+#endif  // COMMANALYZER_ANALYZER_H_

@@ -1,0 +1,237 @@
+// Cost model (the paper's Algorithm 4) under DESIGN.md's logical-volume
+// convention.
+//
+// For each value-flow chain (new value v, sources) in creation order:
+//  - v owned by process q, source s owned by p != q: s travels p -> q, once
+//    per (instance, receiving process) — redundant pruning is per value
+//    *instance*, so a halo value of every time step is counted again;
+//  - s a singleton (replicated everywhere): no point-to-point traffic; s is
+//    *published* by a collective the first time another vertex uses it;
+//  - v a singleton: the processes that own v's distributed sources are its
+//    contributors (accumulated along its chain of exclusive updates).
+// A published singleton instance costs:
+//  - contributors on several processes: Allreduce, 2(N-1)m;
+//  - contributors on one process, or an input read once: Bcast, (N-1)m;
+//  - no contributors and not an input (computed from replicated data or
+//    constants): nothing, every process computes it.
+// The newest instance of a singleton vertex is published at its end even if
+// nothing uses it (a global residual only tested in a branch condition).
+// Messages: one per (sender, receiver, iteration) with traffic, plus one
+// call per (collective kind, iteration).
+#ifndef COMMANALYZER_COST_MODEL_H_
+#define COMMANALYZER_COST_MODEL_H_
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "commanalyzer/partitioner.h"
+#include "commanalyzer/types.h"
+#include "commanalyzer/value_graph.h"
+
+namespace commanalyzer {
+
+struct CommEstimate {
+  int procs = 0;
+  std::vector<std::uint64_t> matrix;           // procs x procs, p2p bytes row -> column
+  std::vector<std::uint64_t> messages_matrix;  // procs x procs, p2p messages
+  std::uint64_t p2p_bytes = 0;
+  std::uint64_t p2p_messages = 0;
+  std::uint64_t broadcast_bytes = 0;
+  std::uint64_t allreduce_bytes = 0;
+  std::uint64_t broadcasts = 0;        // published instances costed as Bcast
+  std::uint64_t allreduces = 0;        // ... as Allreduce
+  std::uint64_t collective_calls = 0;  // distinct (kind, iteration)
+  std::vector<std::uint64_t> phase_bytes;  // per iteration (last: after the last mark)
+  std::size_t iterations = 0;
+  std::size_t singleton_vertices = 0;
+  double seconds = 0;  // alpha-beta time of the busiest process
+
+  std::uint64_t collective_bytes() const { return broadcast_bytes + allreduce_bytes; }
+  std::uint64_t total_bytes() const { return p2p_bytes + collective_bytes(); }
+  std::uint64_t messages() const { return p2p_messages + collective_calls; }
+  double per_iteration_bytes() const {
+    return iterations == 0 ? static_cast<double>(total_bytes())
+                           : static_cast<double>(total_bytes()) / static_cast<double>(iterations);
+  }
+  std::uint64_t at(int from, int to) const { return matrix[static_cast<std::size_t>(from) * procs + to]; }
+  // Processes q that p sends point-to-point data to.
+  int partners(int p) const {
+    int count = 0;
+    for (int q = 0; q < procs; ++q) count += at(p, q) > 0;
+    return count;
+  }
+};
+
+// Hockney model for the time figure: a message of m bytes costs alpha + m*beta.
+struct NetworkModel {
+  double alpha_seconds = 1e-6;
+  double seconds_per_byte = 1e-10;  // 10 GB/s
+};
+
+template <class C, class ProfileT>
+concept CostModel = requires(const C& model, const ProfileT& profile, const ValueGraph& graph,
+                             const std::vector<ProcId>& owner, int procs) {
+  { model.estimate(profile, graph, owner, procs) } -> std::same_as<CommEstimate>;
+};
+
+struct LogicalVolumeCostModel {
+  NetworkModel network;
+
+  template <class ProfileT>
+  CommEstimate estimate(const ProfileT& profile, const ValueGraph& graph, const std::vector<ProcId>& owner,
+                        int procs) const {
+    if (procs < 1) throw std::invalid_argument("commanalyzer: process count must be >= 1");
+    Run<ProfileT> run(profile, graph, owner, procs);
+    profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) { run.flow(v, sources); });
+    run.publish_chain_ends();
+    run.finish(network);
+    return std::move(run.result);
+  }
+
+ private:
+  enum class Kind : std::uint8_t { kBroadcast, kAllreduce };
+  // Contributors of a singleton instance: none, exactly one process, many.
+  static constexpr ProcId kNone = -1;
+  static constexpr ProcId kMany = -2;
+
+  static ProcId merge(ProcId a, ProcId b) {
+    if (a == kNone) return b;
+    if (b == kNone || a == b) return a;
+    return kMany;
+  }
+
+  template <class ProfileT>
+  struct Run {
+    Run(const ProfileT& profile_in, const ValueGraph& graph_in, const std::vector<ProcId>& owner_in, int procs)
+        : profile(profile_in), graph(graph_in), owner(owner_in), n(procs) {
+      result.procs = procs;
+      result.matrix.assign(static_cast<std::size_t>(n) * n, 0);
+      result.messages_matrix.assign(static_cast<std::size_t>(n) * n, 0);
+      result.phase_bytes.assign(profile.phase_count(), 0);
+      result.iterations = profile.iterations();
+      last_message_phase.assign(static_cast<std::size_t>(n) * n, 0);
+      last_collective_phase[0] = last_collective_phase[1] = 0;
+      for (ProcId p : owner) result.singleton_vertices += p == kReplicated;
+      sent_bytes.assign(n, 0);
+      sent_messages.assign(n, 0);
+    }
+
+    ProcId owner_of(ValueId v) const { return owner[graph.local(profile.values.vertex(v))]; }
+
+    void flow(ValueId v, std::span<const ValueId> sources) {
+      const std::size_t phase = profile.phase_of(v);
+      const ProcId q = owner_of(v);
+      if (q == kReplicated) {
+        const VertexId chain = profile.values.vertex(v);
+        ProcId c = kNone;
+        for (ValueId s : sources) {
+          const ProcId p = owner_of(s);
+          if (p != kReplicated) {
+            c = merge(c, p);
+          } else if (profile.values.vertex(s) == chain) {
+            if (!published.contains(s)) {
+              auto it = contributors.find(s);
+              if (it != contributors.end()) c = merge(c, it->second);
+            }
+          } else {
+            publish(s, phase);
+          }
+        }
+        if (c != kNone) contributors[v] = c;
+        return;
+      }
+      for (ValueId s : sources) {
+        const ProcId p = owner_of(s);
+        if (p == q) continue;
+        if (p == kReplicated) {
+          publish(s, phase);
+          continue;
+        }
+        if (!delivered.insert(static_cast<std::uint64_t>(s) * n + q).second) continue;
+        const std::uint64_t bytes = profile.values.size_bytes(s);
+        const std::size_t cell = static_cast<std::size_t>(p) * n + q;
+        result.matrix[cell] += bytes;
+        result.p2p_bytes += bytes;
+        result.phase_bytes[phase] += bytes;
+        sent_bytes[p] += bytes;
+        if (last_message_phase[cell] != phase + 1) {
+          last_message_phase[cell] = phase + 1;
+          ++result.messages_matrix[cell];
+          ++result.p2p_messages;
+          ++sent_messages[p];
+        }
+      }
+    }
+
+    void publish(ValueId s, std::size_t phase) {
+      if (!published.insert(s).second) return;
+      auto it = contributors.find(s);
+      const ProcId c = it == contributors.end() ? kNone : it->second;
+      if (c == kMany) {
+        collective(Kind::kAllreduce, s, phase);
+      } else if (c != kNone || profile.values.is_input(s)) {
+        collective(Kind::kBroadcast, s, phase);
+      }
+    }
+
+    // The newest instance of each singleton vertex, if it still carries
+    // unreduced contributions, is reduced at the end of its chain.
+    void publish_chain_ends() {
+      for (ValueGraph::Vertex x = 0; x < graph.vertex_count(); ++x) {
+        if (owner[x] != kReplicated) continue;
+        const ValueId last = profile.vertex_last[graph.global(x)];
+        if (last != kNoValue && contributors.contains(last)) publish(last, profile.phase_of(last));
+      }
+    }
+
+    void collective(Kind kind, ValueId s, std::size_t phase) {
+      if (n == 1) return;
+      const std::uint64_t m = profile.values.size_bytes(s);
+      const std::uint64_t factor = kind == Kind::kAllreduce ? 2 : 1;
+      const std::uint64_t bytes = factor * static_cast<std::uint64_t>(n - 1) * m;
+      (kind == Kind::kAllreduce ? result.allreduce_bytes : result.broadcast_bytes) += bytes;
+      ++(kind == Kind::kAllreduce ? result.allreduces : result.broadcasts);
+      result.phase_bytes[phase] += bytes;
+      std::size_t& last = last_collective_phase[kind == Kind::kAllreduce];
+      if (last != phase + 1) {
+        last = phase + 1;
+        ++result.collective_calls;
+      }
+      collective_seconds += static_cast<double>(factor) * std::ceil(std::log2(n)) * static_cast<double>(m);
+    }
+
+    void finish(const NetworkModel& net) {
+      double busiest = 0;
+      for (int p = 0; p < n; ++p) {
+        busiest = std::max(busiest, static_cast<double>(sent_messages[p]) * net.alpha_seconds +
+                                        static_cast<double>(sent_bytes[p]) * net.seconds_per_byte);
+      }
+      const double rounds = std::ceil(std::log2(std::max(n, 1)));
+      result.seconds = busiest + static_cast<double>(result.collective_calls) * rounds * net.alpha_seconds +
+                       collective_seconds * net.seconds_per_byte;
+    }
+
+    const ProfileT& profile;
+    const ValueGraph& graph;
+    const std::vector<ProcId>& owner;
+    const int n;
+    CommEstimate result;
+    absl::flat_hash_set<std::uint64_t> delivered;  // instance * n + receiving process
+    absl::flat_hash_set<ValueId> published;
+    absl::flat_hash_map<ValueId, ProcId> contributors;
+    std::vector<std::size_t> last_message_phase;  // phase + 1 of the last counted message
+    std::size_t last_collective_phase[2];
+    std::vector<std::uint64_t> sent_bytes, sent_messages;
+    double collective_seconds = 0;  // sum over collectives of rounds * bytes
+  };
+};
+
+}  // namespace commanalyzer
+
+#endif  // COMMANALYZER_COST_MODEL_H_

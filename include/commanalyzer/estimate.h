@@ -1,0 +1,56 @@
+// Estimator: from a recorded profile to the predicted communication for any
+// number of processes (Algorithm 1, lines 3-5). The graph and its singletons
+// do not depend on the process count and are computed once; each estimate
+// then partitions and costs.
+#ifndef COMMANALYZER_ESTIMATE_H_
+#define COMMANALYZER_ESTIMATE_H_
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "commanalyzer/cost_model.h"
+#include "commanalyzer/partitioner.h"
+#include "commanalyzer/singleton.h"
+#include "commanalyzer/value_graph.h"
+
+namespace commanalyzer {
+
+template <class ProfileT, SingletonScorer Scorer = DensityDistanceScorer, Partitioner PartitionerT = MetisPartitioner,
+          class Cost = LogicalVolumeCostModel>
+  requires CostModel<Cost, ProfileT>
+class Estimator {
+ public:
+  explicit Estimator(const ProfileT& profile, Scorer scorer = {}, PartitionerT partitioner = {}, Cost cost = {})
+      : profile_(profile),
+        graph_(ValueGraph::build(profile)),
+        singletons_(scorer.detect(graph_)),
+        partitioner_(std::move(partitioner)),
+        cost_(std::move(cost)) {}
+
+  // The owner of every graph vertex for `procs` processes.
+  std::vector<ProcId> owners(int procs) const { return partitioner_.partition(graph_, singletons_, procs); }
+
+  CommEstimate estimate(int procs) const { return cost_.estimate(profile_, graph_, owners(procs), procs); }
+
+  std::vector<CommEstimate> estimate(const std::vector<int>& procs) const {
+    std::vector<CommEstimate> all;
+    all.reserve(procs.size());
+    for (int n : procs) all.push_back(estimate(n));
+    return all;
+  }
+
+  const ValueGraph& graph() const { return graph_; }
+  const std::vector<std::uint8_t>& singletons() const { return singletons_; }
+
+ private:
+  const ProfileT& profile_;
+  ValueGraph graph_;
+  std::vector<std::uint8_t> singletons_;
+  PartitionerT partitioner_;
+  Cost cost_;
+};
+
+}  // namespace commanalyzer
+
+#endif  // COMMANALYZER_ESTIMATE_H_

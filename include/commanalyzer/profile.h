@@ -1,0 +1,56 @@
+// Profile: everything a run records that the estimate needs, and nothing of
+// the run-time state (shadow memory, labels). An Analyzer fills one while the
+// program runs; the estimate reads only this, so a saved profile can be
+// re-estimated for new process counts without re-running the program.
+#ifndef COMMANALYZER_PROFILE_H_
+#define COMMANALYZER_PROFILE_H_
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "commanalyzer/compressor.h"
+#include "commanalyzer/types.h"
+#include "commanalyzer/value_store.h"
+
+namespace commanalyzer {
+
+template <class Values = CompactValueStore, class Flows = FlatFlowStore>
+struct Profile {
+  Values values;
+  // Value-flow chains created inside the region of interest.
+  Flows flows;
+
+  // Per vertex: the first location one of its instances occupied, how many
+  // instances it has (its partition weight), its newest instance, and
+  // whether that instance was live at the end of the region (an output).
+  std::vector<Address> vertex_home;
+  std::vector<std::uint32_t> vertex_weight;
+  std::vector<ValueId> vertex_last;
+  std::vector<std::uint8_t> vertex_output;
+
+  // Iteration marks inside the region: the first ValueId of each new
+  // iteration. Phase of a value = number of marks <= its id.
+  std::vector<ValueId> iteration_marks;
+
+  std::size_t vertex_count() const { return vertex_home.size(); }
+  std::size_t iterations() const { return iteration_marks.size(); }
+  std::size_t phase_of(ValueId v) const {
+    return static_cast<std::size_t>(
+        std::upper_bound(iteration_marks.begin(), iteration_marks.end(), v) - iteration_marks.begin());
+  }
+  std::size_t phase_count() const { return iteration_marks.size() + 1; }
+
+  VertexId add_vertex(Address home) {
+    vertex_home.push_back(home);
+    vertex_weight.push_back(0);
+    vertex_last.push_back(kNoValue);
+    vertex_output.push_back(0);
+    return static_cast<VertexId>(vertex_home.size() - 1);
+  }
+};
+
+}  // namespace commanalyzer
+
+#endif  // COMMANALYZER_PROFILE_H_

@@ -1,0 +1,146 @@
+// Shadow memory: which value instance each location of application memory
+// currently holds (MemVal in the paper's Algorithm 2).
+//
+// A location is an aligned shadow word of WordBytes bytes. Accesses are
+// split into the words they touch by the caller (see `words_of`), so
+// sub-word and word-straddling accesses are handled uniformly: a 1-byte store
+// claims its whole word; an 8-byte store at offset 6 claims two words.
+#ifndef COMMANALYZER_SHADOW_MEMORY_H_
+#define COMMANALYZER_SHADOW_MEMORY_H_
+
+#include <array>
+#include <concepts>
+#include <cstddef>
+#include <memory>
+
+#include "absl/container/flat_hash_map.h"
+#include "commanalyzer/types.h"
+
+namespace commanalyzer {
+
+// The words [first, last] an access of `size` bytes at `addr` touches.
+struct WordRange {
+  std::uint64_t first;
+  std::uint64_t last;
+};
+
+template <std::size_t WordBytes>
+constexpr WordRange words_of(Address addr, std::uint64_t size) {
+  static_assert(WordBytes > 0 && (WordBytes & (WordBytes - 1)) == 0,
+                "word size must be a power of two");
+  const std::uint64_t end = size == 0 ? addr : addr + size - 1;
+  // An access that wraps past the top of the address space is clamped.
+  const std::uint64_t last = end < addr ? ~std::uint64_t{0} : end;
+  return {addr / WordBytes, last / WordBytes};
+}
+
+// What every shadow memory offers. Words are word *indices* (address /
+// kWordBytes), so any 64-bit address maps to one.
+template <class S>
+concept ShadowMemory = requires(S shadow, const S& const_shadow, std::uint64_t word, ValueId v) {
+  { S::kWordBytes } -> std::convertible_to<std::size_t>;
+  { const_shadow.get(word) } -> std::same_as<ValueId>;
+  // Sets the word, returns what it held before (kNoValue if nothing).
+  { shadow.exchange(word, v) } -> std::same_as<ValueId>;
+  { const_shadow.memory_bytes() } -> std::convertible_to<std::size_t>;
+};
+
+// Default: a two-level table. The directory maps the high bits of a word
+// index to a page of ValueIds, allocated on first write; a one-entry cache
+// of the last page makes the streaming accesses of numeric loops cheap.
+template <std::size_t WordBytes = 4, unsigned PageBits = 14>
+class PagedShadowMemory {
+ public:
+  static constexpr std::size_t kWordBytes = WordBytes;
+  static constexpr std::uint64_t kPageWords = std::uint64_t{1} << PageBits;
+
+  ValueId get(std::uint64_t word) const {
+    const Page* page = find_page(word >> PageBits);
+    return page ? (*page)[word & (kPageWords - 1)] : kNoValue;
+  }
+
+  ValueId exchange(std::uint64_t word, ValueId v) {
+    Page* page = find_page(word >> PageBits);
+    if (page == nullptr) {
+      if (v == kNoValue) return kNoValue;  // clearing untouched memory
+      page = make_page(word >> PageBits);
+    }
+    ValueId& slot = (*page)[word & (kPageWords - 1)];
+    const ValueId old = slot;
+    slot = v;
+    return old;
+  }
+
+  std::size_t memory_bytes() const {
+    return directory_.size() * (sizeof(Page) + 2 * sizeof(std::uint64_t));
+  }
+
+ private:
+  using Page = std::array<ValueId, kPageWords>;
+
+  Page* find_page(std::uint64_t page_number) const {
+    if (page_number == cached_number_ && cached_page_ != nullptr) return cached_page_;
+    auto it = directory_.find(page_number);
+    if (it == directory_.end()) return nullptr;
+    cached_number_ = page_number;
+    cached_page_ = it->second.get();
+    return cached_page_;
+  }
+
+  Page* make_page(std::uint64_t page_number) {
+    auto page = std::make_unique<Page>();
+    page->fill(kNoValue);
+    Page* raw = page.get();
+    directory_.emplace(page_number, std::move(page));
+    cached_number_ = page_number;
+    cached_page_ = raw;
+    return raw;
+  }
+
+  absl::flat_hash_map<std::uint64_t, std::unique_ptr<Page>> directory_;
+  mutable std::uint64_t cached_number_ = 0;
+  mutable Page* cached_page_ = nullptr;
+};
+
+// Alternative: one hash-map entry per word. Slower on dense arrays, but
+// memory follows the number of live words exactly; also the reference the
+// paged table is tested against.
+template <std::size_t WordBytes = 4>
+class HashShadowMemory {
+ public:
+  static constexpr std::size_t kWordBytes = WordBytes;
+
+  ValueId get(std::uint64_t word) const {
+    auto it = words_.find(word);
+    return it == words_.end() ? kNoValue : it->second;
+  }
+
+  ValueId exchange(std::uint64_t word, ValueId v) {
+    if (v == kNoValue) {
+      auto it = words_.find(word);
+      if (it == words_.end()) return kNoValue;
+      const ValueId old = it->second;
+      words_.erase(it);
+      return old;
+    }
+    auto [it, inserted] = words_.try_emplace(word, v);
+    if (inserted) return kNoValue;
+    const ValueId old = it->second;
+    it->second = v;
+    return old;
+  }
+
+  std::size_t memory_bytes() const {
+    return words_.capacity() * (sizeof(std::uint64_t) + sizeof(ValueId) + 1);
+  }
+
+ private:
+  absl::flat_hash_map<std::uint64_t, ValueId> words_;
+};
+
+static_assert(ShadowMemory<PagedShadowMemory<>>);
+static_assert(ShadowMemory<HashShadowMemory<>>);
+
+}  // namespace commanalyzer
+
+#endif  // COMMANALYZER_SHADOW_MEMORY_H_

@@ -1,0 +1,180 @@
+// Slicer: the thin dynamic slice of every register value, kept as a label.
+// A load yields a leaf label (one value instance); each computation joins
+// labels; a store flattens the label into the *source set* of the value it
+// creates: the value instances that reached it through data dependences,
+// each once, in ascending id order.
+#ifndef COMMANALYZER_SLICER_H_
+#define COMMANALYZER_SLICER_H_
+
+#include <algorithm>
+#include <bit>
+#include <iterator>
+#include <concepts>
+#include <cstddef>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/hash/hash.h"
+#include "commanalyzer/types.h"
+
+namespace commanalyzer {
+
+template <class S>
+concept Slicer = requires(S slicer, const S& const_slicer, Label a, Label b, ValueId v,
+                          std::vector<ValueId>& out) {
+  // The label of a register loaded from a location holding v.
+  { const_slicer.leaf(v) } -> std::same_as<Label>;
+  // The label of a computation with operands a and b (marked computed).
+  { slicer.join(a, b) } -> std::same_as<Label>;
+  // Is the label exactly one value straight from a load (a replication)?
+  { const_slicer.leaf_value(a) } -> std::same_as<ValueId>;
+  // Writes the source set of `a` into out (cleared first), sorted, unique.
+  { slicer.flatten(a, out) };
+  { const_slicer.memory_bytes() } -> std::convertible_to<std::size_t>;
+};
+
+// Bits 0..31 of a leaf label hold the value id; bit 62 marks an interior
+// node of the slicer's own structure. Both slicers below share this layout.
+inline constexpr Label kNodeBit = Label{1} << 62;
+inline constexpr Label kPayloadMask = ~(kComputedBit | kNodeBit);
+
+// Default: labels form a DAG of binary union nodes, created in O(1) per
+// computation and flattened only at stores. A long register accumulator
+// (`s += a[i]` over n elements) costs n nodes, not the n^2/2 set entries an
+// eager set representation would need. A bounded direct-mapped memo returns
+// the same node for the same operand pair (loop-invariant subexpressions).
+class UnionDagSlicer {
+ public:
+  explicit UnionDagSlicer(std::size_t memo_slots = std::size_t{1} << 16)
+      : memo_(std::bit_ceil(std::max<std::size_t>(memo_slots, 1))) {}
+
+  Label leaf(ValueId v) const { return v; }
+
+  ValueId leaf_value(Label a) const {
+    return (a & (kComputedBit | kNodeBit)) == 0 ? static_cast<ValueId>(a) : kNoValue;
+  }
+
+  Label join(Label a, Label b) {
+    a &= ~kComputedBit;
+    b &= ~kComputedBit;
+    if (a == kNoLabel || a == b) return b | kComputedBit;
+    if (b == kNoLabel) return a | kComputedBit;
+    if (a > b) std::swap(a, b);  // union is commutative: one memo entry
+    MemoEntry& slot = memo_[absl::HashOf(a, b) & (memo_.size() - 1)];
+    if (slot.a == a && slot.b == b) return slot.node;
+    if (nodes_.size() >= kPayloadMask) throw std::length_error("commanalyzer: label DAG full");
+    const Label node = kNodeBit | kComputedBit | static_cast<Label>(nodes_.size());
+    nodes_.push_back({a, b});
+    visit_stamp_.push_back(0);
+    slot = {a, b, node};
+    return node;
+  }
+
+  void flatten(Label root, std::vector<ValueId>& out) {
+    out.clear();
+    root &= ~kComputedBit;
+    if (root == kNoLabel) return;
+    if ((root & kNodeBit) == 0) {
+      out.push_back(static_cast<ValueId>(root));
+      return;
+    }
+    // Iterative DFS; a per-call stamp visits each shared node once, so the
+    // cost is linear in the DAG below the root, never exponential.
+    if (++stamp_ == 0) {
+      std::fill(visit_stamp_.begin(), visit_stamp_.end(), 0);
+      stamp_ = 1;
+    }
+    stack_.clear();
+    stack_.push_back(root);
+    while (!stack_.empty()) {
+      const Label label = stack_.back();
+      stack_.pop_back();
+      if ((label & kNodeBit) == 0) {
+        out.push_back(static_cast<ValueId>(label));
+        continue;
+      }
+      const std::size_t index = label & kPayloadMask;
+      if (visit_stamp_[index] == stamp_) continue;
+      visit_stamp_[index] = stamp_;
+      stack_.push_back(nodes_[index].b);
+      stack_.push_back(nodes_[index].a);
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+  }
+
+  std::size_t node_count() const { return nodes_.size(); }
+
+  std::size_t memory_bytes() const {
+    return nodes_.capacity() * sizeof(Node) + visit_stamp_.capacity() * sizeof(std::uint32_t) +
+           memo_.size() * sizeof(MemoEntry);
+  }
+
+ private:
+  struct Node {
+    Label a, b;  // operands, computed bit cleared
+  };
+  struct MemoEntry {
+    Label a = kNoLabel, b = kNoLabel, node = kNoLabel;
+  };
+
+  std::vector<Node> nodes_;
+  std::vector<std::uint32_t> visit_stamp_;
+  std::vector<MemoEntry> memo_;
+  std::vector<Label> stack_;
+  std::uint32_t stamp_ = 0;
+};
+
+// Alternative: every label is an interned, sorted set of value ids; a join
+// merges two sets. Flattening is a copy, but accumulators cost quadratic
+// memory. Kept as the simple reference the DAG slicer is tested against.
+class InternedSetSlicer {
+ public:
+  InternedSetSlicer() { sets_.emplace_back(); }  // index 0 unused
+
+  Label leaf(ValueId v) const { return v; }
+
+  ValueId leaf_value(Label a) const {
+    return (a & (kComputedBit | kNodeBit)) == 0 ? static_cast<ValueId>(a) : kNoValue;
+  }
+
+  Label join(Label a, Label b) {
+    a &= ~kComputedBit;
+    b &= ~kComputedBit;
+    if (a == kNoLabel || a == b) return b | kComputedBit;
+    if (b == kNoLabel) return a | kComputedBit;
+    std::vector<ValueId> merged;
+    const std::vector<ValueId> left = members(a), right = members(b);
+    std::set_union(left.begin(), left.end(), right.begin(), right.end(), std::back_inserter(merged));
+    auto [it, inserted] = intern_.try_emplace(merged, sets_.size());
+    if (inserted) sets_.push_back(std::move(merged));
+    return kNodeBit | kComputedBit | static_cast<Label>(it->second);
+  }
+
+  void flatten(Label a, std::vector<ValueId>& out) { out = members(a & ~kComputedBit); }
+
+  std::size_t memory_bytes() const {
+    std::size_t bytes = 0;
+    for (const auto& set : sets_) bytes += 2 * set.capacity() * sizeof(ValueId);
+    return bytes;
+  }
+
+ private:
+  std::vector<ValueId> members(Label a) const {
+    if (a == kNoLabel) return {};
+    if ((a & kNodeBit) == 0) return {static_cast<ValueId>(a)};
+    return sets_[a & kPayloadMask];
+  }
+
+  std::vector<std::vector<ValueId>> sets_;
+  absl::flat_hash_map<std::vector<ValueId>, std::size_t> intern_;
+};
+
+static_assert(Slicer<UnionDagSlicer>);
+static_assert(Slicer<InternedSetSlicer>);
+
+}  // namespace commanalyzer
+
+#endif  // COMMANALYZER_SLICER_H_

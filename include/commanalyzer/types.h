@@ -1,0 +1,37 @@
+// Vocabulary shared by every CommAnalyzer component.
+#ifndef COMMANALYZER_TYPES_H_
+#define COMMANALYZER_TYPES_H_
+
+#include <cstdint>
+#include <limits>
+
+namespace commanalyzer {
+
+// An application address (any 64-bit user address).
+using Address = std::uint64_t;
+
+// A value instance: unique data observed in memory (DESIGN.md). Ids start at
+// 1 and grow in creation order, so an id also says *when* a value was born.
+using ValueId = std::uint32_t;
+inline constexpr ValueId kNoValue = 0;
+
+// A vertex of the value communication graph: one or more value instances
+// coalesced together (successive exclusive updates of one location).
+using VertexId = std::uint32_t;
+inline constexpr VertexId kNoVertex = std::numeric_limits<VertexId>::max();
+
+// A process (partition) number, 0..N-1.
+using ProcId = std::int32_t;
+
+// The shadow label of a register value: which value instances reached it
+// through data dependences. 0 = none; the top bit marks "computed" (at least
+// one computation step). The remaining bits are the slicer's business.
+using Label = std::uint64_t;
+inline constexpr Label kNoLabel = 0;
+inline constexpr Label kComputedBit = Label{1} << 63;
+
+inline constexpr bool is_computed(Label label) { return (label & kComputedBit) != 0; }
+
+}  // namespace commanalyzer
+
+#endif  // COMMANALYZER_TYPES_H_

@@ -1,0 +1,148 @@
+// The value communication graph (VCG): vertices are coalesced value
+// instances, a directed edge source -> sink carries the number of times the
+// sink's instances used the source's instances. Self-loops are dropped.
+//
+// Two Boost compressed-sparse-row views are kept: the directed VCG, and its
+// symmetric (undirected) closure with the weights of both directions summed,
+// which is what degree-based singleton scoring and graph partitioners read.
+// Only vertices that take part in a value flow of the region are in the
+// graph; `local()` maps a VertexId of the profile to its graph index.
+#ifndef COMMANALYZER_VALUE_GRAPH_H_
+#define COMMANALYZER_VALUE_GRAPH_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <ostream>
+#include <span>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include <boost/graph/compressed_sparse_row_graph.hpp>
+#include <boost/graph/graphviz.hpp>
+
+#include "commanalyzer/types.h"
+
+namespace commanalyzer {
+
+struct EdgeWeight {
+  std::uint64_t uses = 0;
+};
+
+class ValueGraph {
+ public:
+  using Graph = boost::compressed_sparse_row_graph<boost::directedS, boost::no_property, EdgeWeight,
+                                                   boost::no_property, std::uint32_t, std::uint64_t>;
+  using Vertex = std::uint32_t;
+  static constexpr Vertex kAbsent = std::numeric_limits<Vertex>::max();
+
+  // Builds the graph from a recorded profile (see profile.h): its flows, the
+  // vertex of every value, and per-vertex home address and weight.
+  template <class Profile>
+  static ValueGraph build(const Profile& profile) {
+    ValueGraph g;
+    const auto& values = profile.values;
+    std::vector<std::pair<VertexId, VertexId>> pairs;
+    pairs.reserve(profile.flows.source_count());
+    g.local_.assign(profile.vertex_count(), kAbsent);
+    profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
+      const VertexId sink = values.vertex(v);
+      g.local_[sink] = 0;  // mark present
+      for (ValueId s : sources) {
+        const VertexId source = values.vertex(s);
+        g.local_[source] = 0;
+        if (source != sink) pairs.emplace_back(source, sink);
+      }
+    });
+    // Dense numbering in VertexId order: deterministic for a given profile.
+    for (VertexId x = 0; x < g.local_.size(); ++x) {
+      if (g.local_[x] == kAbsent) continue;
+      g.local_[x] = static_cast<Vertex>(g.global_.size());
+      g.global_.push_back(x);
+      g.home_.push_back(profile.vertex_home[x]);
+      g.weight_.push_back(profile.vertex_weight[x]);
+    }
+    for (auto& [s, t] : pairs) {
+      s = g.local_[s];
+      t = g.local_[t];
+    }
+    g.directed_ = collapse(std::move(pairs), g.global_.size());
+    g.symmetric_ = collapse_symmetric(g.directed_, g.global_.size());
+    return g;
+  }
+
+  std::size_t vertex_count() const { return global_.size(); }
+  std::size_t edge_count() const { return boost::num_edges(directed_); }
+  const Graph& directed() const { return directed_; }
+  const Graph& symmetric() const { return symmetric_; }
+
+  Vertex local(VertexId global) const { return global < local_.size() ? local_[global] : kAbsent; }
+  VertexId global(Vertex v) const { return global_[v]; }
+  Address home(Vertex v) const { return home_[v]; }
+  std::uint32_t weight(Vertex v) const { return weight_[v]; }
+  // Number of distinct neighbours, either direction (the paper's value degree).
+  std::size_t degree(Vertex v) const { return boost::out_degree(v, symmetric_); }
+
+  // GraphViz dot of the directed VCG; vertices named by their VertexId.
+  void write_graphviz(std::ostream& out) const {
+    boost::write_graphviz(
+        out, directed_,
+        [this](std::ostream& o, Vertex v) {
+          o << "[label=\"" << global_[v] << " w" << weight_[v] << "\"]";
+        },
+        [this](std::ostream& o, Graph::edge_descriptor e) {
+          o << "[label=\"" << directed_[e].uses << "\"]";
+        });
+  }
+
+ private:
+  // Sorts (source, sink) pairs and merges duplicates into weighted edges.
+  static Graph collapse(std::vector<std::pair<Vertex, Vertex>> pairs, std::size_t n) {
+    std::sort(pairs.begin(), pairs.end());
+    std::vector<std::pair<Vertex, Vertex>> edges;
+    std::vector<EdgeWeight> weights;
+    for (std::size_t i = 0; i < pairs.size();) {
+      std::size_t j = i;
+      while (j < pairs.size() && pairs[j] == pairs[i]) ++j;
+      edges.push_back(pairs[i]);
+      weights.push_back({j - i});
+      i = j;
+    }
+    return Graph(boost::edges_are_sorted, edges.begin(), edges.end(), weights.begin(), n);
+  }
+
+  static Graph collapse_symmetric(const Graph& directed, std::size_t n) {
+    std::vector<std::tuple<Vertex, Vertex, std::uint64_t>> both;
+    both.reserve(2 * boost::num_edges(directed));
+    for (auto e : boost::make_iterator_range(boost::edges(directed))) {
+      const Vertex s = boost::source(e, directed), t = boost::target(e, directed);
+      both.emplace_back(s, t, directed[e].uses);
+      both.emplace_back(t, s, directed[e].uses);
+    }
+    std::sort(both.begin(), both.end());
+    std::vector<std::pair<Vertex, Vertex>> edges;
+    std::vector<EdgeWeight> weights;
+    for (const auto& [s, t, w] : both) {
+      if (!edges.empty() && edges.back() == std::make_pair(s, t)) {
+        weights.back().uses += w;
+      } else {
+        edges.emplace_back(s, t);
+        weights.push_back({w});
+      }
+    }
+    return Graph(boost::edges_are_sorted, edges.begin(), edges.end(), weights.begin(), n);
+  }
+
+  Graph directed_;
+  Graph symmetric_;
+  std::vector<Vertex> local_;
+  std::vector<VertexId> global_;
+  std::vector<Address> home_;
+  std::vector<std::uint32_t> weight_;
+};
+
+}  // namespace commanalyzer
+
+#endif  // COMMANALYZER_VALUE_GRAPH_H_

@@ -1,0 +1,147 @@
+// Value-flow chains, replication, liveness, coalescing and regions: the
+// semantics contract of DESIGN.md, driven through the event API.
+#include "commanalyzer/analyzer.h"
+
+#include <gtest/gtest.h>
+
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "commanalyzer/value_graph.h"
+#include "tests/event_streams.h"
+
+namespace commanalyzer {
+namespace {
+
+using testing::Array;
+using Flow = std::pair<ValueId, std::vector<ValueId>>;
+
+template <class P>
+std::vector<Flow> flows_of(const P& profile) {
+  std::vector<Flow> out;
+  profile.flows.for_each([&](ValueId v, std::span<const ValueId> s) { out.emplace_back(v, std::vector(s.begin(), s.end())); });
+  return out;
+}
+
+// The paper's Figure 7: out[k] = in[i] + in[j] creates V2 with sources
+// {V0, V1}; a plain load-store copy replicates without a new value.
+TEST(ValueFlow, Figure7) {
+  Analyzer<> a;
+  const Array in{0x10000}, out{0x20000};
+  const Label r4 = a.load(in.at(3), 8);   // V0: first read -> input
+  const Label r11 = a.load(in.at(5), 8);  // V1
+  a.store(out.at(0), 8, a.join(r4, r11));
+  const ValueId v0 = a.value_at(in.at(3)), v1 = a.value_at(in.at(5)), v2 = a.value_at(out.at(0));
+  EXPECT_EQ(a.profile().values.count(), 3u);
+  EXPECT_TRUE(a.profile().values.is_input(v0));
+  EXPECT_FALSE(a.profile().values.is_input(v2));
+  EXPECT_EQ(flows_of(a.profile()), (std::vector<Flow>{{v2, {v0, v1}}}));
+
+  a.store(out.at(1), 8, a.load(out.at(0), 8));  // copy
+  EXPECT_EQ(a.value_at(out.at(1)), v2);
+  EXPECT_EQ(a.profile().values.count(), 3u);
+  // Live copies count locations: two doubles of 8 / kWordBytes words each.
+  EXPECT_EQ(a.profile().values.live_copies(v2), 2 * 8 / Analyzer<>::kWordBytes);
+  EXPECT_EQ(a.stats().replications, 1u);
+  EXPECT_EQ(a.profile().flows.flow_count(), 1u);
+}
+
+TEST(ValueFlow, ConstantAndUninstrumentedStoresCreateValuesWithoutSources) {
+  Analyzer<> a;
+  a.store(0x100, 8, kComputedBit);
+  EXPECT_NE(a.value_at(0x100), kNoValue);
+  EXPECT_EQ(a.profile().flows.flow_count(), 0u);
+  // An address/loop-control label never reaches data: a store of kNoLabel
+  // is a constant too.
+  a.store(0x108, 8, kNoLabel);
+  EXPECT_NE(a.value_at(0x108), a.value_at(0x100));
+}
+
+TEST(ValueFlow, LivenessDistinguishesOutputsFromIntermediates) {
+  Analyzer<> a;
+  a.store(0x100, 8, kComputedBit);
+  const ValueId first = a.value_at(0x100);
+  a.store(0x100, 8, kComputedBit);  // kills the first
+  const ValueId second = a.value_at(0x100);
+  a.finish();
+  EXPECT_EQ(a.profile().values.kind(first), ValueKind::kIntermediate);
+  EXPECT_EQ(a.profile().values.kind(second), ValueKind::kOutput);
+}
+
+TEST(ValueFlow, MemcpyReplicatesAndMemsetCreates) {
+  Analyzer<PagedShadowMemory<8>> a;
+  const Array src{0x1000}, dst{0x2000};
+  for (int i = 0; i < 4; ++i) a.store(src.at(i), 8, kComputedBit);
+  const std::size_t before = a.profile().values.count();
+  a.copy(dst.base, src.base, 32);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(a.value_at(dst.at(i)), a.value_at(src.at(i)));
+  EXPECT_EQ(a.profile().values.count(), before);
+  a.fill(dst.base, 32);
+  EXPECT_EQ(a.profile().values.count(), before + 4);
+  EXPECT_NE(a.value_at(dst.at(0)), a.value_at(src.at(0)));
+}
+
+// C[i][j] += A[i][k] * B[k][j], stored at every k, is one vertex per C
+// element: n*n C vertices + n*n A + n*n B, whatever n.
+TEST(Coalescing, ExclusiveUpdatesOfOneLocationFormOneVertex) {
+  constexpr std::uint64_t n = 6;
+  Analyzer<> a;
+  const Array C{0x100000, n}, A{0x200000, n}, B{0x300000, n};
+  testing::matmul(a, C, A, B, n);
+  EXPECT_EQ(a.profile().values.count(), 3 * n * n + n * n * n);
+  EXPECT_EQ(a.profile().vertex_count(), 3 * n * n);
+  const VertexId c00 = a.profile().values.vertex(a.value_at(C.at(0, 0)));
+  EXPECT_EQ(a.profile().vertex_weight[c00], n + 1);  // the input + n updates
+  const auto graph = ValueGraph::build(a.profile());
+  EXPECT_EQ(graph.vertex_count(), 3 * n * n);
+  EXPECT_EQ(graph.edge_count(), 2 * n * n * n);  // A_ik -> C_ij and B_kj -> C_ij
+}
+
+// A workspace slot refilled for each element with unrelated data must not
+// become one hub vertex joining all elements.
+TEST(Coalescing, ReusedWorkspaceSlotIsNotAHub) {
+  constexpr std::uint64_t n = 50;
+  Analyzer<> a;
+  const Array x{0x10000}, y{0x20000}, ws{0x30000};
+  for (std::uint64_t e = 0; e < n; ++e) {
+    a.store(ws.at(0), 8, a.compute(a.load(x.at(e), 8)));            // ws = 2 * x[e]
+    a.store(ws.at(1), 8, a.compute(a.load(ws.at(0), 8)));           // second level
+    a.store(y.at(e), 8, a.join(a.load(ws.at(1), 8), a.load(y.at(e), 8)));  // y[e] += ws
+  }
+  const auto graph = ValueGraph::build(a.profile());
+  for (ValueGraph::Vertex v = 0; v < graph.vertex_count(); ++v) EXPECT_LE(graph.degree(v), 2u) << v;
+  // Without the "reads its previous content" rule, both slots would each be
+  // a single vertex of degree 2n.
+  EXPECT_EQ(graph.vertex_count(), 4 * n);
+}
+
+TEST(Coalescing, NoCoalescingKeepsEveryInstance) {
+  constexpr std::uint64_t n = 3;
+  Analyzer<PagedShadowMemory<>, UnionDagSlicer, NoCoalescing> a;
+  const Array C{0x100000, n}, A{0x200000, n}, B{0x300000, n};
+  testing::matmul(a, C, A, B, n);
+  EXPECT_EQ(a.profile().vertex_count(), 3 * n * n + n * n * n);
+}
+
+TEST(Region, OnlyFlowsInsideTheRegionCount) {
+  Analyzer<> a;
+  const Array u{0x1000};
+  a.store(u.at(0), 8, a.compute(a.load(u.at(1), 8)));  // set-up
+  a.region_begin();
+  a.store(u.at(2), 8, a.compute(a.load(u.at(0), 8)));
+  a.iteration();
+  a.store(u.at(3), 8, a.compute(a.load(u.at(2), 8)));
+  a.iteration();
+  a.region_end();
+  a.store(u.at(4), 8, a.compute(a.load(u.at(3), 8)));  // checking code
+  const auto flows = flows_of(a.profile());
+  ASSERT_EQ(flows.size(), 2u);
+  EXPECT_EQ(flows[0].first, a.value_at(u.at(2)));
+  EXPECT_EQ(a.profile().iterations(), 2u);
+  EXPECT_EQ(a.profile().phase_of(flows[0].first), 0u);
+  EXPECT_EQ(a.profile().phase_of(flows[1].first), 1u);
+}
+
+}  // namespace
+}  // namespace commanalyzer

@@ -1,0 +1,186 @@
+// Algorithm 4 on small event streams with fixed owner maps, so the expected
+// bytes can be worked out by hand.
+#include "commanalyzer/cost_model.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "commanalyzer/analyzer.h"
+#include "commanalyzer/estimate.h"
+#include "tests/event_streams.h"
+
+namespace commanalyzer {
+namespace {
+
+using testing::Array;
+using Profile0 = Analyzer<>::ProfileType;
+
+// Owner by position in one of several same-length arrays: element i of any
+// of them belongs to process floor(i * N / n) (a 1-D block split).
+OwnerMapPartitioner block_1d(std::vector<Array> arrays, std::uint64_t n) {
+  return {[arrays, n](Address home, int nparts) -> ProcId {
+    for (const Array& a : arrays) {
+      if (a.contains(home, n)) return static_cast<ProcId>(a.index(home) * nparts / n);
+    }
+    return 0;
+  }};
+}
+
+// Figure 5: two values on process 0 use one value of process 1; it travels
+// once.
+TEST(CostModel, Figure5RemoteValueUsedTwiceCountsOnce) {
+  Analyzer<> a;
+  const Array x{0x1000};  // x[0], x[1] on process 0; x[2], x[3] on process 1
+  a.store(x.at(0), 8, a.join(a.load(x.at(0), 8), a.load(x.at(2), 8)));
+  a.store(x.at(1), 8, a.join(a.load(x.at(1), 8), a.load(x.at(2), 8)));
+  a.finish();
+  Estimator<Profile0, NoSingletons, OwnerMapPartitioner> est(a.profile(), {}, block_1d({x}, 4));
+  const CommEstimate e = est.estimate(2);
+  EXPECT_EQ(e.p2p_bytes, 8u);
+  EXPECT_EQ(e.at(1, 0), 8u);
+  EXPECT_EQ(e.at(0, 1), 0u);
+  EXPECT_EQ(e.p2p_messages, 1u);
+  EXPECT_EQ(e.total_bytes(), 8u);
+}
+
+// Pruning is per value instance: a 1-D Jacobi with a 2-way split sends one
+// halo value each way every iteration, T times, not once.
+TEST(CostModel, JacobiHaloIsCountedEveryIteration) {
+  constexpr std::uint64_t n = 32;
+  for (int steps : {1, 5, 40}) {
+    Analyzer<> a;
+    const Array u{0x10000}, unew{0x20000};
+    a.region_begin();
+    testing::jacobi1d(a, u, unew, n, steps);
+    a.region_end();
+    Estimator<Profile0, NoSingletons, OwnerMapPartitioner> est(a.profile(), {}, block_1d({u, unew}, n));
+    const CommEstimate e = est.estimate(2);
+    EXPECT_EQ(e.p2p_bytes, 2u * 8 * steps) << steps;
+    EXPECT_EQ(e.at(0, 1), 8u * steps);
+    EXPECT_EQ(e.at(1, 0), 8u * steps);
+    EXPECT_EQ(e.p2p_messages, 2u * steps);
+    EXPECT_EQ(e.iterations, static_cast<std::size_t>(steps));
+    EXPECT_DOUBLE_EQ(e.per_iteration_bytes(), 16.0);
+    for (int t = 0; t < steps; ++t) EXPECT_EQ(e.phase_bytes[t], 16u) << t;
+  }
+}
+
+// MatMul with a fixed 2-D block owner map on a q x q grid: each process
+// needs the remote part of its block row of A and block column of B,
+// 2 n^2 (q-1) doubles in all.
+TEST(CostModel, MatMulTwoDimensionalBlocksExactBytes) {
+  constexpr std::uint64_t n = 16;
+  Analyzer<> a;
+  const Array C{0x100000, n}, A{0x200000, n}, B{0x300000, n};
+  a.region_begin();
+  testing::matmul(a, C, A, B, n);
+  a.region_end();
+  const OwnerMapPartitioner blocks{[&](Address home, int nparts) -> ProcId {
+    const int q = static_cast<int>(std::lround(std::sqrt(nparts)));
+    for (const Array* m : {&C, &A, &B}) {
+      if (!m->contains(home, n * n)) continue;
+      const std::uint64_t i = m->index(home) / n, j = m->index(home) % n;
+      return static_cast<ProcId>((i / (n / q)) * q + j / (n / q));
+    }
+    return 0;
+  }};
+  Estimator<Profile0, DensityDistanceScorer, OwnerMapPartitioner> est(a.profile(), {}, blocks);
+  for (std::uint64_t singleton : est.singletons()) EXPECT_EQ(singleton, 0u);
+  for (int procs : {4, 16}) {
+    const int q = static_cast<int>(std::lround(std::sqrt(procs)));
+    const CommEstimate e = est.estimate(procs);
+    EXPECT_EQ(e.total_bytes(), 2 * n * n * (q - 1) * 8) << procs;
+    EXPECT_EQ(e.collective_bytes(), 0u);
+    // Every process receives from the q-1 others in its block row (A) and
+    // the q-1 in its block column (B).
+    for (int p = 0; p < procs; ++p) EXPECT_EQ(e.partners(p), 2 * (q - 1));
+  }
+}
+
+// b[i] = c * a[i]; sum += b[i] (sum kept in memory). The coefficient c and
+// the global sum are singletons: c is broadcast once, sum is allreduced
+// once, and nothing else moves.
+TEST(CostModel, GlobalSumAndCoefficientAreCollectives) {
+  constexpr std::uint64_t n = 64;
+  Analyzer<> a;
+  const Array x{0x10000}, b{0x20000}, c{0x30000}, sum{0x40000};
+  a.store(sum.at(0), 8, kComputedBit);  // sum = 0 (set-up)
+  a.region_begin();
+  for (std::uint64_t i = 0; i < n; ++i) {
+    a.store(b.at(i), 8, a.join(a.load(c.at(0), 8), a.load(x.at(i), 8)));
+    a.store(sum.at(0), 8, a.join(a.load(sum.at(0), 8), a.load(b.at(i), 8)));
+  }
+  a.region_end();
+  Estimator<Profile0> est(a.profile());
+  const auto& graph = est.graph();
+  const auto singleton = [&](Address addr) {
+    return est.singletons()[graph.local(a.profile().values.vertex(a.value_at(addr)))] != 0;
+  };
+  EXPECT_TRUE(singleton(c.at(0)));
+  EXPECT_TRUE(singleton(sum.at(0)));
+  EXPECT_FALSE(singleton(x.at(3)));
+  EXPECT_FALSE(singleton(b.at(3)));
+  for (int procs : {2, 4, 8}) {
+    const CommEstimate e = est.estimate(procs);
+    EXPECT_EQ(e.singleton_vertices, 2u);
+    EXPECT_EQ(e.broadcasts, 1u);
+    EXPECT_EQ(e.broadcast_bytes, (procs - 1) * 8u);
+    EXPECT_EQ(e.allreduces, 1u);
+    EXPECT_EQ(e.allreduce_bytes, 2 * (procs - 1) * 8u);
+    EXPECT_EQ(e.p2p_bytes, 0u) << "b[i] lives with x[i]";
+    EXPECT_EQ(e.collective_calls, 2u);
+  }
+}
+
+// A singleton whose value is computed on one process only (an output entry
+// computed from one process's data, then used everywhere) is a broadcast,
+// not an allreduce.
+TEST(CostModel, SingletonFromOneProcessIsABroadcast) {
+  constexpr std::uint64_t n = 64;
+  Analyzer<> a;
+  const Array x{0x10000}, y{0x20000}, s{0x30000};
+  a.region_begin();
+  // s = x[0] + x[1]: both on process 0 under the block map.
+  a.store(s.at(0), 8, a.join(a.load(x.at(0), 8), a.load(x.at(1), 8)));
+  for (std::uint64_t i = 0; i < n; ++i) a.store(y.at(i), 8, a.join(a.load(s.at(0), 8), a.load(x.at(i), 8)));
+  a.region_end();
+  const OwnerMapPartitioner map = block_1d({x, y}, n);
+  Estimator<Profile0, DensityDistanceScorer, OwnerMapPartitioner> est(a.profile(), {}, map);
+  const CommEstimate e = est.estimate(4);
+  EXPECT_EQ(e.broadcasts, 1u);
+  EXPECT_EQ(e.allreduces, 0u);
+  EXPECT_EQ(e.broadcast_bytes, 3 * 8u);
+}
+
+TEST(CostModel, OneProcessCommunicatesNothing) {
+  Analyzer<> a;
+  const Array u{0x10000}, unew{0x20000};
+  testing::jacobi1d(a, u, unew, 64, 3);
+  a.finish();
+  Estimator<Profile0> est(a.profile());
+  const CommEstimate e = est.estimate(1);
+  EXPECT_EQ(e.total_bytes(), 0u);
+  EXPECT_EQ(e.messages(), 0u);
+}
+
+TEST(CostModel, MetisEstimateOfJacobiIsAHaloPerIteration) {
+  // With METIS choosing the owners, a 1-D chain splits into N contiguous
+  // pieces: 2 (N-1) halo values per iteration.
+  constexpr std::uint64_t n = 256;
+  constexpr int steps = 10;
+  Analyzer<> a;
+  const Array u{0x10000}, unew{0x20000};
+  a.region_begin();
+  testing::jacobi1d(a, u, unew, n, steps);
+  a.region_end();
+  Estimator<Profile0> est(a.profile());
+  for (int procs : {2, 4}) {
+    const CommEstimate e = est.estimate(procs);
+    EXPECT_EQ(e.p2p_bytes, 2u * (procs - 1) * 8 * steps) << procs;
+  }
+}
+
+}  // namespace
+}  // namespace commanalyzer

@@ -1,0 +1,123 @@
+#include "commanalyzer/partitioner.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <set>
+#include <sstream>
+#include <vector>
+
+#include "commanalyzer/analyzer.h"
+#include "commanalyzer/value_graph.h"
+#include "tests/event_streams.h"
+
+namespace commanalyzer {
+namespace {
+
+// A 2-D 5-point stencil over an m x m grid, two sweeps: a graph with an
+// obvious good partition.
+ValueGraph stencil_graph(std::uint64_t m, Analyzer<>& a) {
+  const testing::Array u{0x100000, m}, v{0x900000, m};
+  for (int sweep = 0; sweep < 2; ++sweep) {
+    for (std::uint64_t i = 1; i + 1 < m; ++i)
+      for (std::uint64_t j = 1; j + 1 < m; ++j) {
+        Label sum = a.load(u.at(i, j), 8);
+        for (auto [di, dj] : {std::pair{-1, 0}, {1, 0}, {0, -1}, {0, 1}}) sum = a.join(sum, a.load(u.at(i + di, j + dj), 8));
+        a.store(v.at(i, j), 8, sum);
+      }
+    for (std::uint64_t i = 1; i + 1 < m; ++i)
+      for (std::uint64_t j = 1; j + 1 < m; ++j) a.store(u.at(i, j), 8, a.load(v.at(i, j), 8));
+  }
+  a.finish();
+  return ValueGraph::build(a.profile());
+}
+
+std::vector<std::uint64_t> part_weights(const ValueGraph& g, const std::vector<ProcId>& owner, int n) {
+  std::vector<std::uint64_t> w(n, 0);
+  for (ValueGraph::Vertex v = 0; v < g.vertex_count(); ++v) w[owner[v]] += g.weight(v);
+  return w;
+}
+
+std::uint64_t cut(const ValueGraph& g, const std::vector<ProcId>& owner) {
+  std::uint64_t total = 0;
+  const auto& d = g.directed();
+  for (auto e : boost::make_iterator_range(boost::edges(d))) {
+    if (owner[boost::source(e, d)] != owner[boost::target(e, d)]) total += d[e].uses;
+  }
+  return total;
+}
+
+TEST(MetisPartitioner, BalancedDeterministicAndBetterThanBlocks) {
+  Analyzer<> a;
+  const ValueGraph g = stencil_graph(40, a);
+  const std::vector<std::uint8_t> none(g.vertex_count(), 0);
+  for (int n : {2, 4, 8}) {
+    const auto owner = MetisPartitioner{}.partition(g, none, n);
+    EXPECT_EQ(owner, MetisPartitioner{}.partition(g, none, n)) << "deterministic";
+    const auto w = part_weights(g, owner, n);
+    const std::uint64_t total = std::accumulate(w.begin(), w.end(), std::uint64_t{0});
+    EXPECT_LE(*std::max_element(w.begin(), w.end()), total / n * 1.10) << n;
+    EXPECT_GT(*std::min_element(w.begin(), w.end()), 0u);
+    const auto blocks = BlockPartitioner{}.partition(g, none, n);
+    EXPECT_LE(cut(g, owner), cut(g, blocks)) << n;
+  }
+  const auto volume = MetisPartitioner{MetisPartitioner::Objective::kVolume}.partition(g, none, 4);
+  EXPECT_EQ(std::set<ProcId>(volume.begin(), volume.end()).size(), 4u);
+}
+
+TEST(Partitioners, ExcludedVerticesAreReplicated) {
+  Analyzer<> a;
+  const ValueGraph g = stencil_graph(10, a);
+  std::vector<std::uint8_t> excluded(g.vertex_count(), 0);
+  excluded[0] = excluded[5] = 1;
+  for (const auto& owner : {MetisPartitioner{}.partition(g, excluded, 3), BlockPartitioner{}.partition(g, excluded, 3)}) {
+    EXPECT_EQ(owner[0], kReplicated);
+    EXPECT_EQ(owner[5], kReplicated);
+    for (std::size_t v = 0; v < owner.size(); ++v) {
+      if (!excluded[v]) {
+        EXPECT_TRUE(owner[v] >= 0 && owner[v] < 3);
+      }
+    }
+  }
+}
+
+TEST(BlockPartitioner, ContiguousInCreationOrder) {
+  Analyzer<> a;
+  const ValueGraph g = stencil_graph(12, a);
+  const auto owner = BlockPartitioner{}.partition(g, std::vector<std::uint8_t>(g.vertex_count(), 0), 4);
+  EXPECT_TRUE(std::is_sorted(owner.begin(), owner.end()));
+  EXPECT_EQ(owner.front(), 0);
+  EXPECT_EQ(owner.back(), 3);
+}
+
+TEST(OwnerMapPartitioner, RejectsOwnersOutOfRange) {
+  Analyzer<> a;
+  const ValueGraph g = stencil_graph(6, a);
+  const OwnerMapPartitioner bad{[](Address, int n) -> ProcId { return n; }};
+  EXPECT_THROW(bad.partition(g, std::vector<std::uint8_t>(g.vertex_count(), 0), 2), std::out_of_range);
+}
+
+TEST(ValueGraph, EdgesCountUsesAndGraphvizNamesThem) {
+  Analyzer<> a;
+  const testing::Array x{0x1000}, y{0x2000};
+  // y[0] uses x[0] twice over two updates; x[1] once.
+  a.store(y.at(0), 8, a.join(a.load(y.at(0), 8), a.load(x.at(0), 8)));
+  a.store(y.at(0), 8, a.join(a.load(y.at(0), 8), a.join(a.load(x.at(0), 8), a.load(x.at(1), 8))));
+  a.finish();
+  const ValueGraph g = ValueGraph::build(a.profile());
+  EXPECT_EQ(g.vertex_count(), 3u);
+  EXPECT_EQ(g.edge_count(), 2u);
+  const auto& d = g.directed();
+  std::vector<std::uint64_t> uses;
+  for (auto e : boost::make_iterator_range(boost::edges(d))) uses.push_back(d[e].uses);
+  std::sort(uses.begin(), uses.end());
+  EXPECT_EQ(uses, (std::vector<std::uint64_t>{1, 2}));
+  std::ostringstream dot;
+  g.write_graphviz(dot);
+  EXPECT_NE(dot.str().find("digraph"), std::string::npos);
+  EXPECT_NE(dot.str().find("[label=\"2\"]"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace commanalyzer
