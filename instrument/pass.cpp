@@ -1,0 +1,732 @@
+//===- instrument/pass.cpp - CommAnalyzer value-flow instrumentation ------===//
+//
+// An LLVM 16 new-pass-manager plugin that instruments a sequential program
+// for the runtime ABI in instrument/runtime_abi.h. It is a small relative of
+// DataFlowSanitizer: every SSA value of a data type (integer, floating point,
+// vectors and aggregates of those) gets a 64-bit shadow *label*, labels are
+// propagated along data dependences only, and the runtime owns shadow memory
+// (loads and stores call hooks instead of touching shadow memory inline).
+//
+// What carries a label and what does not (DESIGN.md, "Semantics contract"):
+//   - pointers are structure, not values: no labels, address arithmetic and
+//     index values used only in addresses never reach the loaded data;
+//   - branch conditions and loop control reach nothing (we only follow data);
+//   - a load yields a leaf label from the runtime (__ca_load); a copy-like
+//     instruction (bitcast/trunc/zext/sext/extract) keeps its operand's label;
+//     every arithmetic/logic/compare/math step is a *computation*: the label is
+//     the union of the operand labels with CA_COMPUTED_BIT set.
+//
+// Structure (per function, like DFSan):
+//   1. "needed" analysis: starting from the sinks (stores, returns, argument
+//      passing) walk the data operands backwards; only those values get shadow
+//      code, so e.g. a comparison that only feeds a branch costs nothing.
+//   2. one pass over the instructions in reverse post order (defs before
+//      uses): hooks for loads/stores/memcpy/memset/calls/returns, and shadow
+//      code for the needed values. Shadow phis are created empty and filled at
+//      the end, when every incoming label exists.
+//
+// Pipeline position: registerOptimizerLastEPCallback, which LLVM 16 also runs
+// in the -O0 pipeline (buildO0DefaultPipeline invokes it), so one
+// registration covers -O0 and -O1..-O3. The pass is a module pass marked
+// isRequired(), so `optnone` (which -O0 puts on every function) does not skip
+// it. At -O0 locals live in allocas and are simply tracked as memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/PassPlugin.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+using namespace llvm;
+
+namespace {
+
+// Mirrors of the constants in runtime_abi.h (the pass does not include the C
+// header so that it builds from the LLVM flags alone).
+constexpr uint64_t kComputedBit = uint64_t(1) << 63;  // CA_COMPUTED_BIT
+constexpr unsigned kMaxArgLabels = 64;                // CA_MAX_ARG_LABELS
+constexpr uint64_t kMaxAccess = 64;  // largest size __ca_load/__ca_store take
+
+// Data = something a program computes with. Pointers (and aggregates that
+// contain one) are structure and carry no label.
+bool isDataType(Type *T) {
+  if (T->isIntOrIntVectorTy() || T->isFPOrFPVectorTy())
+    return !isa<ScalableVectorType>(T);
+  if (auto *ST = dyn_cast<StructType>(T)) {
+    if (ST->isOpaque() || ST->getNumElements() == 0)
+      return false;
+    return all_of(ST->elements(), isDataType);
+  }
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    return AT->getNumElements() > 0 && isDataType(AT->getElementType());
+  return false;
+}
+
+// The runtime, its hooks and the annotation entry points are never
+// instrumented, and calls to them are left alone.
+bool isRuntimeName(StringRef N) {
+  return N.startswith("__ca_") || N.startswith("__commanalyzer_");
+}
+
+// libm (and the integer abs family): treated as one computation step on
+// their data arguments rather than as opaque external calls. Only functions
+// whose arguments are all by value; frexp/modf-style functions that write
+// through a pointer are left to the generic external-call rule.
+bool isMathLibName(StringRef N) {
+  static const StringSet<> Names = {
+      "sqrt",  "cbrt",  "exp",   "exp2",  "expm1", "log",   "log2",
+      "log10", "log1p", "pow",   "fabs",  "sin",   "cos",   "tan",
+      "asin",  "acos",  "atan",  "atan2", "sinh",  "cosh",  "tanh",
+      "floor", "ceil",  "round", "trunc", "rint",  "nearbyint",
+      "fmin",  "fmax",  "fmod",  "fma",   "hypot", "erf",   "erfc",
+      "copysign", "fdim", "ldexp", "abs", "labs", "llabs"};
+  if (Names.contains(N))
+    return true;
+  // float and long double variants: sqrtf, sqrtl, ...
+  return (N.endswith("f") || N.endswith("l")) && N.size() > 1 &&
+         Names.contains(N.drop_back());
+}
+
+// How a call is handled.
+enum class CallKind {
+  MemCpy,      // llvm.memcpy/memmove or memcpy/memmove: __ca_memcpy
+  MemSet,      // llvm.memset or memset: __ca_memset
+  Compute,     // intrinsic or libm: union of the data arguments
+  PassThrough, // llvm.expect / llvm.ssa.copy: label of argument 0
+  Protocol,    // possibly instrumented callee: __ca_arg_*/__ca_ret_*
+  Opaque,      // inline asm, runtime hooks: result is "uninstrumented data"
+};
+
+CallKind classifyCall(const CallBase &CB) {
+  if (CB.isInlineAsm())
+    return CallKind::Opaque;
+  const Function *F = CB.getCalledFunction(); // null for indirect calls
+  if (!F)
+    return CallKind::Protocol;
+  if (F->isIntrinsic()) {
+    switch (F->getIntrinsicID()) {
+    case Intrinsic::memcpy:
+    case Intrinsic::memcpy_inline:
+    case Intrinsic::memmove:
+      return CallKind::MemCpy;
+    case Intrinsic::memset:
+    case Intrinsic::memset_inline:
+      return CallKind::MemSet;
+    case Intrinsic::expect:
+    case Intrinsic::ssa_copy:
+      return CallKind::PassThrough;
+    default:
+      // fmuladd, fma, sqrt, fabs, exp, pow, minnum, abs, smax, ...; void
+      // intrinsics (dbg, lifetime, assume) have no result and no effect here.
+      return CallKind::Compute;
+    }
+  }
+  StringRef N = F->getName();
+  if (isRuntimeName(N))
+    return CallKind::Opaque;
+  if (F->isDeclaration()) {
+    if (N == "memcpy" || N == "memmove" || N == "__memcpy_chk" ||
+        N == "__memmove_chk")
+      return CallKind::MemCpy;
+    if (N == "memset" || N == "__memset_chk")
+      return CallKind::MemSet;
+    if (isMathLibName(N))
+      return CallKind::Compute;
+  }
+  return CallKind::Protocol;
+}
+
+// How the label of an instruction's result is formed from its operands.
+enum class Rule {
+  Leaf,    // produced by a hook (load, call protocol) or opaque
+  Same,    // copy-like: the label of the single flow operand (or 0)
+  Compute, // union of the flow operands, marked computed
+  Combine, // aggregate/vector assembly: union, but no computation mark
+  Select,  // select on the original condition
+  Phi,     // phi of labels
+};
+
+// The rule for I and the operands whose labels flow into its result. Shared
+// by the "needed" analysis and by code generation so they cannot disagree.
+Rule ruleFor(const Instruction &I, SmallVectorImpl<Value *> &Ops) {
+  auto add = [&](Value *V) {
+    if (isDataType(V->getType()))
+      Ops.push_back(V);
+  };
+  switch (I.getOpcode()) {
+  case Instruction::PHI:
+    for (Value *V : cast<PHINode>(I).incoming_values())
+      add(V);
+    return Rule::Phi;
+  case Instruction::Select:
+    add(I.getOperand(1));
+    add(I.getOperand(2));
+    return I.getOperand(0)->getType()->isVectorTy() ? Rule::Combine
+                                                    : Rule::Select;
+  case Instruction::Load:
+  case Instruction::AtomicRMW:
+  case Instruction::AtomicCmpXchg:
+  case Instruction::VAArg:
+  case Instruction::LandingPad:
+  case Instruction::Alloca:
+  case Instruction::GetElementPtr:
+    return Rule::Leaf;
+  case Instruction::Call:
+  case Instruction::Invoke:
+  case Instruction::CallBr: {
+    const auto &CB = cast<CallBase>(I);
+    if (isa<CallBrInst>(CB))
+      return Rule::Leaf;
+    switch (classifyCall(CB)) {
+    case CallKind::Compute:
+      for (Value *A : CB.args())
+        add(A);
+      return Rule::Compute;
+    case CallKind::PassThrough:
+      add(CB.getArgOperand(0));
+      return Rule::Same;
+    default:
+      return Rule::Leaf;
+    }
+  }
+  // Representation changes, not computations. ptrtoint has a pointer operand
+  // (no label) so an address turned into an integer has label 0.
+  case Instruction::BitCast:
+  case Instruction::Trunc:
+  case Instruction::ZExt:
+  case Instruction::SExt:
+  case Instruction::PtrToInt:
+  case Instruction::IntToPtr:
+  case Instruction::AddrSpaceCast:
+  case Instruction::Freeze:
+  case Instruction::ExtractElement: // the index is address-like: no label
+  case Instruction::ExtractValue:
+    add(I.getOperand(0));
+    return Rule::Same;
+  case Instruction::InsertElement: // operand 2 (the index) carries no label
+  case Instruction::InsertValue:
+  case Instruction::ShuffleVector:
+    add(I.getOperand(0));
+    add(I.getOperand(1));
+    return Rule::Combine;
+  default:
+    // Binary/unary operators, icmp/fcmp, FP conversions, anything else with
+    // data operands: one computation step.
+    for (Value *V : I.operands())
+      add(V);
+    return Rule::Compute;
+  }
+}
+
+// Declarations of the runtime hooks and the TLS protocol variables.
+struct Runtime {
+  Type *I32, *I64, *Ptr;
+  ArrayType *ArgLabelsTy;
+  FunctionCallee Load, Store, Clear, MemCpy, MemSet, Union;
+  GlobalVariable *ArgLabels, *ArgCallee, *RetLabel, *RetValid;
+
+  explicit Runtime(Module &M) {
+    LLVMContext &C = M.getContext();
+    I32 = Type::getInt32Ty(C);
+    I64 = Type::getInt64Ty(C);
+    Ptr = PointerType::get(C, 0);
+    Type *Void = Type::getVoidTy(C);
+    AttributeList NoUnwind = AttributeList().addFnAttribute(C, Attribute::NoUnwind);
+    auto fn = [&](StringRef Name, Type *Ret, ArrayRef<Type *> Params) {
+      return M.getOrInsertFunction(Name, FunctionType::get(Ret, Params, false),
+                                   NoUnwind);
+    };
+    Load = fn("__ca_load", I64, {Ptr, I32});
+    Store = fn("__ca_store", Void, {Ptr, I32, I64});
+    Clear = fn("__ca_clear", Void, {Ptr, I64});
+    MemCpy = fn("__ca_memcpy", Void, {Ptr, Ptr, I64});
+    MemSet = fn("__ca_memset", Void, {Ptr, I64});
+    Union = fn("__ca_union", I64, {I64, I64});
+    ArgLabelsTy = ArrayType::get(I64, kMaxArgLabels);
+    ArgLabels = tls(M, "__ca_arg_labels", ArgLabelsTy);
+    ArgCallee = tls(M, "__ca_arg_callee", Ptr);
+    RetLabel = tls(M, "__ca_ret_label", I64);
+    RetValid = tls(M, "__ca_ret_valid", I32);
+  }
+
+  static GlobalVariable *tls(Module &M, StringRef Name, Type *Ty) {
+    if (GlobalVariable *G = M.getGlobalVariable(Name, /*AllowInternal=*/true))
+      return G;
+    // General-dynamic: correct whether the runtime ends up in the executable
+    // or in a shared library; the linker relaxes it in executables.
+    return new GlobalVariable(M, Ty, /*isConstant=*/false,
+                              GlobalValue::ExternalLinkage, nullptr, Name,
+                              nullptr, GlobalValue::GeneralDynamicTLSModel);
+  }
+};
+
+class FunctionInstrumenter {
+public:
+  FunctionInstrumenter(Function &F, Runtime &RT)
+      : F(F), RT(RT), DL(F.getParent()->getDataLayout()) {}
+
+  void run() {
+    // Reverse post order: every non-phi operand is visited before its use.
+    // Unreachable blocks are not instrumented (they may even contain
+    // self-referencing instructions); their labels are 0.
+    SmallVector<Instruction *, 256> Insts;
+    for (BasicBlock *BB : ReversePostOrderTraversal<Function *>(&F)) {
+      Reachable.insert(BB);
+      for (Instruction &I : *BB)
+        Insts.push_back(&I);
+    }
+    computeNeeded(Insts);
+    emitPrologue();
+    for (Instruction *I : Insts)
+      visit(*I);
+    // Fill the shadow phis now that every incoming label exists. The
+    // incoming blocks are read from the original phi at this point, because
+    // splitting blocks (inline union) has updated them in both phis.
+    for (auto [Orig, Shadow] : PendingPhis)
+      for (unsigned K = 0, E = Orig->getNumIncomingValues(); K != E; ++K) {
+        BasicBlock *In = Orig->getIncomingBlock(K);
+        Shadow->addIncoming(shadowOf(Orig->getIncomingValue(K)), In);
+      }
+  }
+
+private:
+  Function &F;
+  Runtime &RT;
+  const DataLayout &DL;
+  SmallPtrSet<BasicBlock *, 32> Reachable;
+  SmallPtrSet<Value *, 32> Needed;          // values whose label is used
+  DenseMap<Value *, Value *> Shadows;       // value -> its i64 label
+  SmallVector<std::pair<PHINode *, PHINode *>, 16> PendingPhis;
+
+  Constant *zero() { return ConstantInt::get(RT.I64, 0); }
+  Constant *computedBit() { return ConstantInt::get(RT.I64, kComputedBit); }
+  static bool isZero(Value *L) {
+    auto *C = dyn_cast<Constant>(L);
+    return C && C->isNullValue();
+  }
+
+  // The label of V. Constants, globals, pointers and values whose label was
+  // never needed have label 0.
+  Value *shadowOf(Value *V) {
+    if (!isDataType(V->getType()))
+      return zero();
+    auto It = Shadows.find(V);
+    return It == Shadows.end() ? zero() : It->second;
+  }
+
+  // Protocol calls need their arguments' labels; stores, returns and atomic
+  // updates need the stored value's label. Everything these depend on
+  // through ruleFor is needed too.
+  void computeNeeded(ArrayRef<Instruction *> Insts) {
+    SmallVector<Value *, 64> Work;
+    auto need = [&](Value *V) {
+      if ((isa<Instruction>(V) || isa<Argument>(V)) &&
+          isDataType(V->getType()) && Needed.insert(V).second)
+        Work.push_back(V);
+    };
+    for (Instruction *I : Insts) {
+      if (auto *SI = dyn_cast<StoreInst>(I))
+        need(SI->getValueOperand());
+      else if (auto *RI = dyn_cast<ReturnInst>(I)) {
+        if (Value *V = RI->getReturnValue())
+          need(V);
+      } else if (auto *RMW = dyn_cast<AtomicRMWInst>(I))
+        need(RMW->getValOperand());
+      else if (auto *CX = dyn_cast<AtomicCmpXchgInst>(I))
+        need(CX->getNewValOperand());
+      else if (auto *CB = dyn_cast<CallBase>(I)) {
+        if (classifyCall(*CB) == CallKind::Protocol)
+          for (unsigned K = 0; K < CB->arg_size() && K < kMaxArgLabels; ++K)
+            need(CB->getArgOperand(K));
+      }
+    }
+    while (!Work.empty()) {
+      auto *I = dyn_cast<Instruction>(Work.pop_back_val());
+      if (!I || !Reachable.count(I->getParent()))
+        continue;
+      SmallVector<Value *, 4> Ops;
+      ruleFor(*I, Ops);
+      for (Value *Op : Ops)
+        need(Op);
+    }
+  }
+
+  // Arguments: labels come from __ca_arg_labels, but only if the caller
+  // addressed them to this very function (see runtime_abi.h).
+  void emitPrologue() {
+    SmallVector<Argument *, 8> Args;
+    for (Argument &A : F.args())
+      if (A.getArgNo() < kMaxArgLabels && Needed.count(&A))
+        Args.push_back(&A);
+    if (Args.empty())
+      return; // nothing to read; a stale __ca_arg_callee == F is harmless
+    IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
+    Value *Callee = B.CreateLoad(RT.Ptr, RT.ArgCallee, "ca.callee");
+    Value *Mine = B.CreateICmpEQ(Callee, &F, "ca.args.mine");
+    B.CreateStore(ConstantPointerNull::get(cast<PointerType>(RT.Ptr)),
+                  RT.ArgCallee);
+    for (Argument *A : Args) {
+      Value *Slot = B.CreateConstInBoundsGEP2_64(RT.ArgLabelsTy, RT.ArgLabels,
+                                                 0, A->getArgNo());
+      Value *L = B.CreateLoad(RT.I64, Slot);
+      Shadows[A] = B.CreateSelect(Mine, L, zero(), A->getName() + ".ca");
+    }
+  }
+
+  // A builder positioned right after I, where I's label is computed. An
+  // invoke's result only exists on its normal edge, so the edge gets its own
+  // block (a phi in the normal destination may use the result on that edge).
+  IRBuilder<> builderAfter(Instruction &I) {
+    if (auto *II = dyn_cast<InvokeInst>(&I)) {
+      BasicBlock *From = II->getParent(), *To = II->getNormalDest();
+      BasicBlock *Edge =
+          BasicBlock::Create(F.getContext(), "ca.invoke.cont", &F, To);
+      BranchInst::Create(To, Edge);
+      II->setNormalDest(Edge);
+      To->replacePhiUsesWith(From, Edge);
+      return IRBuilder<>(Edge->getTerminator());
+    }
+    return IRBuilder<>(I.getNextNode());
+  }
+
+  // Emit `FastCond ? FastVal : __ca_union(A, B)` with the call on a cold
+  // branch, leaving B positioned after the merge.
+  Value *unionUnless(IRBuilder<> &B, Value *FastCond, Value *FastVal,
+                     Value *LA, Value *LB) {
+    Instruction *SplitBefore = &*B.GetInsertPoint();
+    BasicBlock *Head = SplitBefore->getParent();
+    MDNode *Weights = MDBuilder(F.getContext()).createBranchWeights(1, 1000);
+    Instruction *ThenTerm = SplitBlockAndInsertIfThen(
+        B.CreateNot(FastCond), SplitBefore, /*Unreachable=*/false, Weights);
+    IRBuilder<> TB(ThenTerm);
+    Value *Slow = TB.CreateCall(RT.Union, {LA, LB});
+    B.SetInsertPoint(SplitBefore); // now the first instruction of the tail
+    PHINode *P = B.CreatePHI(RT.I64, 2, "ca.union");
+    P->addIncoming(FastVal, Head);
+    P->addIncoming(Slow, ThenTerm->getParent());
+    return P;
+  }
+
+  // Computation over labels Ls: fold pairwise with __ca_union, inlining the
+  // two cases the ABI defines (a == b, which includes both == 0).
+  Value *emitCompute(IRBuilder<> &B, ArrayRef<Value *> Ops) {
+    SmallVector<Value *, 4> Ls;
+    for (Value *Op : Ops) {
+      Value *L = shadowOf(Op);
+      // An operand with no label (a constant) does not take part: x * 2.0 is
+      // a one-operand computation on x.
+      if (!isZero(L) && !is_contained(Ls, L))
+        Ls.push_back(L);
+    }
+    if (Ls.empty())
+      return computedBit();
+    Value *Acc = Ls[0];
+    if (Ls.size() == 1)
+      return B.CreateOr(Acc, kComputedBit);
+    for (Value *L : drop_begin(Ls)) {
+      Value *Fast = B.CreateOr(Acc, kComputedBit);
+      Acc = unionUnless(B, B.CreateICmpEQ(Acc, L), Fast, Acc, L);
+    }
+    return Acc;
+  }
+
+  // Assembling a vector/aggregate from parts is not a computation: keep a
+  // single part's label as is; only distinct non-zero parts need a union.
+  Value *emitCombine(IRBuilder<> &B, Value *LA, Value *LB) {
+    if (isZero(LA) || LA == LB)
+      return LB;
+    if (isZero(LB))
+      return LA;
+    Value *AZero = B.CreateICmpEQ(LA, zero());
+    Value *Fast = B.CreateOr(
+        B.CreateOr(AZero, B.CreateICmpEQ(LB, zero())), B.CreateICmpEQ(LA, LB));
+    return unionUnless(B, Fast, B.CreateSelect(AZero, LB, LA), LA, LB);
+  }
+
+  void computeShadow(Instruction &I) {
+    SmallVector<Value *, 4> Ops;
+    switch (ruleFor(I, Ops)) {
+    case Rule::Phi: {
+      auto *Orig = cast<PHINode>(&I);
+      PHINode *P = PHINode::Create(RT.I64, Orig->getNumIncomingValues(),
+                                   I.getName() + ".ca", Orig);
+      PendingPhis.push_back({Orig, P});
+      Shadows[&I] = P;
+      return;
+    }
+    case Rule::Same:
+      Shadows[&I] = Ops.empty() ? zero() : shadowOf(Ops[0]);
+      return;
+    case Rule::Select: {
+      IRBuilder<> B = builderAfter(I);
+      Shadows[&I] = B.CreateSelect(I.getOperand(0), shadowOf(I.getOperand(1)),
+                                   shadowOf(I.getOperand(2)));
+      return;
+    }
+    case Rule::Combine: {
+      IRBuilder<> B = builderAfter(I);
+      Value *Acc = zero();
+      for (Value *Op : Ops)
+        Acc = emitCombine(B, Acc, shadowOf(Op));
+      Shadows[&I] = Acc;
+      return;
+    }
+    case Rule::Compute: {
+      IRBuilder<> B = builderAfter(I);
+      Shadows[&I] = emitCompute(B, Ops);
+      return;
+    }
+    case Rule::Leaf:
+      // A result with no better source (va_arg, callbr, ...): data from
+      // outside the instrumented world.
+      Shadows[&I] = computedBit();
+      return;
+    }
+  }
+
+  // Accesses are split into pieces of at most kMaxAccess bytes (only huge
+  // aggregate loads/stores need this).
+  Value *emitLoadHook(IRBuilder<> &B, Value *Addr, uint64_t Size) {
+    Value *Acc = nullptr;
+    for (uint64_t Off = 0; Off < Size; Off += kMaxAccess) {
+      Value *P = Off ? B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Addr, Off)
+                     : Addr;
+      Value *L = B.CreateCall(
+          RT.Load, {P, B.getInt32(std::min(kMaxAccess, Size - Off))});
+      Acc = Acc ? emitCombine(B, Acc, L) : L;
+    }
+    return Acc ? Acc : zero();
+  }
+
+  void emitStoreHook(IRBuilder<> &B, Value *Addr, uint64_t Size, Value *L) {
+    for (uint64_t Off = 0; Off < Size; Off += kMaxAccess) {
+      Value *P = Off ? B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Addr, Off)
+                     : Addr;
+      B.CreateCall(RT.Store,
+                   {P, B.getInt32(std::min(kMaxAccess, Size - Off)), L});
+    }
+  }
+
+  bool instrumentedAddress(Value *Addr) {
+    return Addr->getType()->getPointerAddressSpace() == 0;
+  }
+
+  void visit(Instruction &I) {
+    if (auto *LI = dyn_cast<LoadInst>(&I))
+      return visitLoad(*LI);
+    if (auto *SI = dyn_cast<StoreInst>(&I))
+      return visitStore(*SI);
+    if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+      return visitAtomicRMW(*RMW);
+    if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I))
+      return visitCmpXchg(*CX);
+    if (auto *CB = dyn_cast<CallBase>(&I))
+      return visitCall(*CB);
+    if (auto *RI = dyn_cast<ReturnInst>(&I))
+      return visitReturn(*RI);
+    if (Needed.count(&I))
+      computeShadow(I);
+  }
+
+  // Every data load calls the hook, needed or not: the first load of a
+  // location creates an input value there (DESIGN.md).
+  void visitLoad(LoadInst &LI) {
+    Type *T = LI.getType();
+    if (!isDataType(T) || !instrumentedAddress(LI.getPointerOperand()))
+      return;
+    IRBuilder<> B(LI.getNextNode());
+    Shadows[&LI] = emitLoadHook(B, LI.getPointerOperand(),
+                                DL.getTypeStoreSize(T).getFixedValue());
+  }
+
+  void visitStore(StoreInst &SI) {
+    Value *V = SI.getValueOperand(), *Addr = SI.getPointerOperand();
+    if (!instrumentedAddress(Addr))
+      return;
+    uint64_t Size = DL.getTypeStoreSize(V->getType()).getFixedValue();
+    IRBuilder<> B(&SI);
+    if (isDataType(V->getType()))
+      emitStoreHook(B, Addr, Size, shadowOf(V));
+    else // a pointer (or aggregate holding one): kills what was there
+      B.CreateCall(RT.Clear, {Addr, B.getInt64(Size)});
+  }
+
+  // Sequential programs meet atomics only in library code (reference
+  // counts); model them as a load followed by a store.
+  void visitAtomicRMW(AtomicRMWInst &RMW) {
+    Value *V = RMW.getValOperand(), *Addr = RMW.getPointerOperand();
+    if (!instrumentedAddress(Addr))
+      return;
+    uint64_t Size = DL.getTypeStoreSize(V->getType()).getFixedValue();
+    IRBuilder<> B(&RMW);
+    if (!isDataType(V->getType())) {
+      B.CreateCall(RT.Clear, {Addr, B.getInt64(Size)});
+      return;
+    }
+    Value *Old = emitLoadHook(B, Addr, Size);
+    Shadows[&RMW] = Old;
+    Value *New = RMW.getOperation() == AtomicRMWInst::Xchg
+                     ? shadowOf(V)
+                     : emitComputeLabels(B, Old, shadowOf(V));
+    emitStoreHook(B, Addr, Size, New);
+  }
+
+  Value *emitComputeLabels(IRBuilder<> &B, Value *LA, Value *LB) {
+    // emitCompute works on values; wrap two labels by hand.
+    if (isZero(LA) && isZero(LB))
+      return computedBit();
+    if (isZero(LB) || LA == LB)
+      return B.CreateOr(LA, kComputedBit);
+    if (isZero(LA))
+      return B.CreateOr(LB, kComputedBit);
+    return unionUnless(B, B.CreateICmpEQ(LA, LB),
+                       B.CreateOr(LA, kComputedBit), LA, LB);
+  }
+
+  void visitCmpXchg(AtomicCmpXchgInst &CX) {
+    Value *Addr = CX.getPointerOperand(), *New = CX.getNewValOperand();
+    if (!instrumentedAddress(Addr))
+      return;
+    uint64_t Size = DL.getTypeStoreSize(New->getType()).getFixedValue();
+    IRBuilder<> B(&CX);
+    if (!isDataType(New->getType())) {
+      B.CreateCall(RT.Clear, {Addr, B.getInt64(Size)});
+      return;
+    }
+    Value *Old = emitLoadHook(B, Addr, Size);
+    Shadows[&CX] = Old; // the {old, success} pair carries the old label
+    IRBuilder<> A(CX.getNextNode());
+    Value *Ok = A.CreateExtractValue(&CX, 1);
+    emitStoreHook(A, Addr, Size, A.CreateSelect(Ok, shadowOf(New), Old));
+  }
+
+  void visitCall(CallBase &CB) {
+    switch (classifyCall(CB)) {
+    case CallKind::MemCpy: {
+      IRBuilder<> B(&CB);
+      B.CreateCall(RT.MemCpy,
+                   {CB.getArgOperand(0), CB.getArgOperand(1),
+                    B.CreateZExtOrTrunc(CB.getArgOperand(2), RT.I64)});
+      return;
+    }
+    case CallKind::MemSet: {
+      IRBuilder<> B(&CB);
+      B.CreateCall(RT.MemSet, {CB.getArgOperand(0),
+                               B.CreateZExtOrTrunc(CB.getArgOperand(2), RT.I64)});
+      return;
+    }
+    case CallKind::Protocol:
+      return visitProtocolCall(CB);
+    default:
+      if (Needed.count(&CB))
+        computeShadow(CB);
+      return;
+    }
+  }
+
+  // A call that may reach instrumented code (runtime_abi.h protocol).
+  void visitProtocolCall(CallBase &CB) {
+    CB.removeFnAttr(Attribute::Memory); // see CommAnalyzerPass::run
+    IRBuilder<> B(&CB);
+    bool AnyData = false;
+    for (unsigned K = 0; K < CB.arg_size() && K < kMaxArgLabels; ++K) {
+      Value *A = CB.getArgOperand(K);
+      if (!isDataType(A->getType()))
+        continue;
+      // Written even when 0, so the callee cannot see a stale label.
+      B.CreateStore(shadowOf(A), B.CreateConstInBoundsGEP2_64(
+                                     RT.ArgLabelsTy, RT.ArgLabels, 0, K));
+      AnyData = true;
+    }
+    if (AnyData)
+      B.CreateStore(CB.getCalledOperand(), RT.ArgCallee);
+    // A musttail call must be followed by ret: the callee's __ca_ret_* go
+    // straight to our caller, which is exactly right.
+    auto *CI = dyn_cast<CallInst>(&CB);
+    if (!Needed.count(&CB) || (CI && CI->isMustTailCall()) ||
+        isa<CallBrInst>(CB))
+      return;
+    B.CreateStore(B.getInt32(0), RT.RetValid);
+    IRBuilder<> A = builderAfter(CB);
+    Value *Valid = A.CreateLoad(RT.I32, RT.RetValid);
+    Value *L = A.CreateLoad(RT.I64, RT.RetLabel);
+    Shadows[&CB] = A.CreateSelect(A.CreateICmpNE(Valid, A.getInt32(0)), L,
+                                  computedBit(), "ca.ret");
+  }
+
+  void visitReturn(ReturnInst &RI) {
+    Value *V = RI.getReturnValue();
+    if (!V || !isDataType(V->getType()))
+      return;
+    if (auto *CI = dyn_cast_or_null<CallInst>(RI.getPrevNode()))
+      if (CI->isMustTailCall())
+        return;
+    IRBuilder<> B(&RI);
+    B.CreateStore(shadowOf(V), RT.RetLabel);
+    B.CreateStore(B.getInt32(1), RT.RetValid);
+  }
+};
+
+struct CommAnalyzerPass : PassInfoMixin<CommAnalyzerPass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    SmallVector<Function *, 32> Work;
+    for (Function &F : M)
+      if (!F.isDeclaration() && !isRuntimeName(F.getName()) &&
+          !F.hasFnAttribute(Attribute::Naked))
+        Work.push_back(&F);
+    if (Work.empty())
+      return PreservedAnalyses::all();
+    Runtime RT(M);
+    for (Function *F : Work)
+      FunctionInstrumenter(*F, RT).run();
+    // Instrumented code reads and writes the protocol TLS variables, so a
+    // function (or declaration that may be instrumented elsewhere) can no
+    // longer be memory(none)/readonly; code generation must not move the
+    // argument-label stores across the call. Like DFSan, drop the memory
+    // effects from functions here and from call sites in visitProtocolCall.
+    for (Function &F : M) {
+      if (F.isIntrinsic() || isRuntimeName(F.getName()))
+        continue;
+      if (!F.isDeclaration() || !isMathLibName(F.getName()))
+        F.removeFnAttr(Attribute::Memory);
+    }
+    return PreservedAnalyses::none();
+  }
+  // Run even on optnone functions (every function at -O0).
+  static bool isRequired() { return true; }
+};
+
+} // namespace
+
+extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "CommAnalyzerPass", "0.1",
+          [](PassBuilder &PB) {
+            PB.registerOptimizerLastEPCallback(
+                [](ModulePassManager &MPM, OptimizationLevel) {
+                  MPM.addPass(CommAnalyzerPass());
+                });
+            // opt -load-pass-plugin=... -passes=commanalyzer-instrument
+            PB.registerPipelineParsingCallback(
+                [](StringRef Name, ModulePassManager &MPM,
+                   ArrayRef<PassBuilder::PipelineElement>) {
+                  if (Name != "commanalyzer-instrument")
+                    return false;
+                  MPM.addPass(CommAnalyzerPass());
+                  return true;
+                });
+          }};
+}

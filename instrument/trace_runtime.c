@@ -1,0 +1,276 @@
+// A tiny tracing runtime for testing the pass (instrument/pass.cpp) without
+// the analysis library. It implements every hook of runtime_abi.h with a toy
+// shadow memory and prints one line per event to $CA_TRACE (default stderr):
+//
+//   INPUT <id>                 first load (or memcpy) of a location creates
+//                              an input value
+//   VALUE <id> SOURCES <ids>   a store of computed data creates a new value;
+//                              <ids> is its source set, sorted (thin slice)
+//   COPY <id>                  a store of a plain loaded value, or a memcpy,
+//                              replicates value <id> into new locations
+//   REGION_BEGIN, REGION_END, ITERATION   annotation marks
+//
+// Ids count from 1 in creation order, so a deterministic program prints a
+// deterministic trace. Not thread-safe; not fast; test use only. Compile it
+// WITHOUT the plugin.
+//
+// Labels (opaque to the pass, apart from the two ABI rules):
+//   0                     none
+//   id                    leaf: exactly value <id>             (bit 62 clear)
+//   NODE_BIT | n          union node n: a sorted set of ids
+//   ... | CA_COMPUTED_BIT the data went through a computation
+// Shadow memory: a hash map from 4-byte word address to value id.
+#include "runtime_abi.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+__thread ca_label __ca_arg_labels[CA_MAX_ARG_LABELS];
+__thread const void* __ca_arg_callee;
+__thread ca_label __ca_ret_label;
+__thread uint32_t __ca_ret_valid;
+
+#define WORD 4u
+#define NODE_BIT (UINT64_C(1) << 62)
+#define PAYLOAD(l) ((l) & ~(CA_COMPUTED_BIT | NODE_BIT))
+
+static FILE* out;
+static uint64_t next_id = 1;
+
+static FILE* trace(void) {
+  if (!out) {
+    const char* path = getenv("CA_TRACE");
+    out = path ? fopen(path, "w") : stderr;
+    if (!out) {
+      perror("CA_TRACE");
+      abort();
+    }
+  }
+  return out;
+}
+
+// ---- shadow memory: open addressing, word address -> value id (0 = none)
+static uintptr_t* keys;
+static uint64_t* vals;
+static size_t cap, used;
+
+static size_t slot(uintptr_t k) {
+  size_t h = (size_t)(k * UINT64_C(0x9E3779B97F4A7C15)) & (cap - 1);
+  while (keys[h] && keys[h] != k) h = (h + 1) & (cap - 1);
+  return h;
+}
+
+static void grow(void) {
+  uintptr_t* ok = keys;
+  uint64_t* ov = vals;
+  size_t oc = cap;
+  cap = cap ? cap * 2 : 1024;
+  keys = calloc(cap, sizeof *keys);
+  vals = calloc(cap, sizeof *vals);
+  for (size_t i = 0; i < oc; i++)
+    if (ok[i]) {
+      size_t h = slot(ok[i]);
+      keys[h] = ok[i];
+      vals[h] = ov[i];
+    }
+  free(ok);
+  free(ov);
+}
+
+// Keys are word index + 1 so that 0 marks an empty slot.
+static uint64_t get_word(uintptr_t w) {
+  if (!cap) return 0;
+  size_t h = slot(w + 1);
+  return keys[h] ? vals[h] : 0;
+}
+
+static void set_word(uintptr_t w, uint64_t id) {
+  if ((used + 1) * 2 > cap) grow();
+  size_t h = slot(w + 1);
+  if (!keys[h]) {
+    keys[h] = w + 1;
+    used++;
+  }
+  vals[h] = id;
+}
+
+static uintptr_t first_word(const void* a) { return (uintptr_t)a / WORD; }
+static uintptr_t end_word(const void* a, uint64_t n) {
+  return ((uintptr_t)a + n + WORD - 1) / WORD;
+}
+
+// ---- union nodes: sorted id sets, memoized per label pair
+typedef struct {
+  uint64_t* ids;
+  size_t n;
+} Set;
+static Set* nodes;
+static size_t nnodes, capnodes;
+
+typedef struct {
+  ca_label a, b, r;
+} Memo;
+static Memo* memo;
+static size_t capmemo, usedmemo;
+
+static Set sources(ca_label l, uint64_t* one) {
+  uint64_t p = PAYLOAD(l);
+  Set s = {one, 0};
+  if (l & NODE_BIT) return nodes[p];
+  if (p) {
+    *one = p;
+    s.n = 1;
+  }
+  return s;
+}
+
+static ca_label intern(uint64_t* ids, size_t n) {
+  if (n == 0) return 0;
+  if (n == 1) return ids[0];
+  if (nnodes == capnodes) {
+    capnodes = capnodes ? capnodes * 2 : 64;
+    nodes = realloc(nodes, capnodes * sizeof *nodes);
+  }
+  nodes[nnodes].ids = malloc(n * sizeof *ids);
+  memcpy(nodes[nnodes].ids, ids, n * sizeof *ids);
+  nodes[nnodes].n = n;
+  return NODE_BIT | nnodes++;
+}
+
+static ca_label merge(ca_label a, ca_label b) {
+  uint64_t x, y;
+  Set sa = sources(a, &x), sb = sources(b, &y);
+  uint64_t* ids = malloc((sa.n + sb.n + 1) * sizeof *ids);
+  size_t i = 0, j = 0, n = 0;
+  while (i < sa.n || j < sb.n) {
+    uint64_t v;
+    if (j == sb.n || (i < sa.n && sa.ids[i] < sb.ids[j]))
+      v = sa.ids[i++];
+    else if (i == sa.n || sb.ids[j] < sa.ids[i])
+      v = sb.ids[j++];
+    else
+      v = sa.ids[i++], j++;
+    ids[n++] = v;
+  }
+  ca_label r = intern(ids, n);
+  free(ids);
+  return r;
+}
+
+static size_t memo_slot(ca_label a, ca_label b) {
+  size_t h = (size_t)((a * 31 + b) * UINT64_C(0x9E3779B97F4A7C15)) >> 20;
+  h &= capmemo - 1;
+  while (memo[h].r && !(memo[h].a == a && memo[h].b == b))
+    h = (h + 1) & (capmemo - 1);
+  return h;
+}
+
+ca_label __ca_union(ca_label a, ca_label b) {
+  if (a > b) {  // union is commutative: one memo entry per pair
+    ca_label t = a;
+    a = b;
+    b = t;
+  }
+  if ((usedmemo + 1) * 2 > capmemo) {
+    Memo* old = memo;
+    size_t oc = capmemo;
+    capmemo = capmemo ? capmemo * 2 : 1024;
+    memo = calloc(capmemo, sizeof *memo);
+    for (size_t i = 0; i < oc; i++)
+      if (old[i].r) memo[memo_slot(old[i].a, old[i].b)] = old[i];
+    free(old);
+  }
+  size_t h = memo_slot(a, b);
+  if (!memo[h].r) {
+    memo[h].a = a;
+    memo[h].b = b;
+    memo[h].r = merge(a, b) | CA_COMPUTED_BIT;  // never 0: bit 63 set
+    usedmemo++;
+  }
+  return memo[h].r;
+}
+
+// ---- memory hooks
+ca_label __ca_load(const void* addr, uint32_t size) {
+  uintptr_t w0 = first_word(addr), w1 = end_word(addr, size), w;
+  uint64_t input = 0;
+  for (w = w0; w < w1; w++)
+    if (!get_word(w)) {
+      if (!input) {
+        input = next_id++;
+        fprintf(trace(), "INPUT %llu\n", (unsigned long long)input);
+      }
+      set_word(w, input);
+    }
+  // One value (the usual case) -> leaf. A load spanning several values is
+  // their union without the computed mark.
+  ca_label l = get_word(w0);
+  for (w = w0 + 1; w < w1; w++)
+    if (get_word(w) != PAYLOAD(l)) l = merge(l, get_word(w));
+  return l;
+}
+
+static void fill(void* addr, uint64_t size, uint64_t id) {
+  for (uintptr_t w = first_word(addr); w < end_word(addr, size); w++)
+    set_word(w, id);
+}
+
+void __ca_store(void* addr, uint32_t size, ca_label label) {
+  if (label && !(label & (CA_COMPUTED_BIT | NODE_BIT))) {
+    fprintf(trace(), "COPY %llu\n", (unsigned long long)label);
+    fill(addr, size, label);
+    return;
+  }
+  uint64_t id = next_id++, one;
+  Set s = sources(label, &one);
+  fprintf(trace(), "VALUE %llu SOURCES", (unsigned long long)id);
+  for (size_t i = 0; i < s.n; i++)
+    fprintf(trace(), " %llu", (unsigned long long)s.ids[i]);
+  fputc('\n', trace());
+  fill(addr, size, id);
+}
+
+void __ca_clear(void* addr, uint64_t size) { fill(addr, size, 0); }
+
+void __ca_memcpy(void* dst, const void* src, uint64_t size) {
+  uintptr_t s0 = first_word(src), s1 = end_word(src, size), d0 = first_word(dst);
+  if (s0 == d0) return;
+  // A copy reads its source: a word holding no value gets an input value,
+  // like a first load. The element size is unknown here; the toy assumes
+  // 8-byte elements (one input value per aligned 8-byte chunk).
+  uint64_t input = 0;
+  uintptr_t chunk = 0;
+  for (uintptr_t w = s0; w < s1; w++)
+    if (!get_word(w)) {
+      if (!input || w * WORD / 8 != chunk) {
+        input = next_id++;
+        chunk = w * WORD / 8;
+        fprintf(trace(), "INPUT %llu\n", (unsigned long long)input);
+      }
+      set_word(w, input);
+    }
+  uint64_t* tmp = malloc((s1 - s0 + 1) * sizeof *tmp);
+  uint64_t prev = 0;
+  for (uintptr_t w = s0; w < s1; w++) {
+    tmp[w - s0] = get_word(w);
+    // One COPY line per run of words holding the same value.
+    if (tmp[w - s0] && tmp[w - s0] != prev)
+      fprintf(trace(), "COPY %llu\n", (unsigned long long)tmp[w - s0]);
+    prev = tmp[w - s0];
+  }
+  for (uintptr_t w = s0; w < s1; w++) set_word(d0 + (w - s0), tmp[w - s0]);
+  free(tmp);
+}
+
+void __ca_memset(void* dst, uint64_t size) {
+  // The whole range gets one new constant value.
+  if (!size) return;
+  uint64_t id = next_id++;
+  fprintf(trace(), "VALUE %llu SOURCES\n", (unsigned long long)id);
+  fill(dst, size, id);
+}
+
+void __commanalyzer_region_begin(void) { fputs("REGION_BEGIN\n", trace()); }
+void __commanalyzer_region_end(void) { fputs("REGION_END\n", trace()); }
+void __commanalyzer_iteration(void) { fputs("ITERATION\n", trace()); }
