@@ -367,10 +367,15 @@ private:
 
   // Arguments: labels come from __ca_arg_labels, but only if the caller
   // addressed them to this very function (see runtime_abi.h).
+  //
+  // A byval argument is a copy the call lowering makes of the caller's
+  // object, out of our sight; its slot carries the address of the caller's
+  // object instead of a label, and the copy is replayed with __ca_memcpy.
   void emitPrologue() {
     SmallVector<Argument *, 8> Args;
     for (Argument &A : F.args())
-      if (A.getArgNo() < kMaxArgLabels && Needed.count(&A))
+      if (A.getArgNo() < kMaxArgLabels &&
+          (Needed.count(&A) || A.hasByValAttr()))
         Args.push_back(&A);
     if (Args.empty())
       return; // nothing to read; a stale __ca_arg_callee == F is harmless
@@ -383,6 +388,15 @@ private:
       Value *Slot = B.CreateConstInBoundsGEP2_64(RT.ArgLabelsTy, RT.ArgLabels,
                                                  0, A->getArgNo());
       Value *L = B.CreateLoad(RT.I64, Slot);
+      if (A->hasByValAttr()) {
+        // Branch-free (no block split in the entry block, where the allocas
+        // are): when the labels are not ours, copy 0 bytes onto itself.
+        uint64_t Size = DL.getTypeAllocSize(A->getParamByValType());
+        Value *Src = B.CreateSelect(Mine, B.CreateIntToPtr(L, RT.Ptr), A);
+        Value *N = B.CreateSelect(Mine, B.getInt64(Size), B.getInt64(0));
+        B.CreateCall(RT.MemCpy, {A, Src, N});
+        continue;
+      }
       Shadows[A] = B.CreateSelect(Mine, L, zero(), A->getName() + ".ca");
     }
   }
@@ -645,11 +659,15 @@ private:
     bool AnyData = false;
     for (unsigned K = 0; K < CB.arg_size() && K < kMaxArgLabels; ++K) {
       Value *A = CB.getArgOperand(K);
-      if (!isDataType(A->getType()))
+      Value *Slot =
+          B.CreateConstInBoundsGEP2_64(RT.ArgLabelsTy, RT.ArgLabels, 0, K);
+      if (CB.isByValArgument(K)) // the source object's address, see prologue
+        B.CreateStore(B.CreatePtrToInt(A, RT.I64), Slot);
+      else if (isDataType(A->getType()))
+        // Written even when 0, so the callee cannot see a stale label.
+        B.CreateStore(shadowOf(A), Slot);
+      else
         continue;
-      // Written even when 0, so the callee cannot see a stale label.
-      B.CreateStore(shadowOf(A), B.CreateConstInBoundsGEP2_64(
-                                     RT.ArgLabelsTy, RT.ArgLabels, 0, K));
       AnyData = true;
     }
     if (AnyData)

@@ -42,6 +42,7 @@ indirect:indirect.c:
 calls:calls.c:ext_uninstrumented.o
 libm:libm.c:
 memcpy:memcpy.c:
+byval:byval.c:
 classes:classes.cpp:
 same_output:same_output.c:
 "
