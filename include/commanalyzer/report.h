@@ -1,0 +1,137 @@
+// Reports: the predicted communication as a terminal table, JSON, CSV
+// matrices and SVG heatmaps. Pure formatting; no analysis here.
+#ifndef COMMANALYZER_REPORT_H_
+#define COMMANALYZER_REPORT_H_
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "commanalyzer/cost_model.h"
+
+namespace commanalyzer {
+
+// Graph-level facts that do not depend on the process count.
+struct GraphSummary {
+  std::uint64_t values = 0;
+  std::uint64_t flows = 0;
+  std::uint64_t vertices = 0;
+  std::uint64_t edges = 0;
+  std::uint64_t singletons = 0;
+  std::uint64_t iterations = 0;
+};
+
+inline std::string human_bytes(double bytes) {
+  static const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int unit = 0;
+  while (bytes >= 1024 && unit < 4) {
+    bytes /= 1024;
+    ++unit;
+  }
+  return unit == 0 ? absl::StrFormat("%.0f %s", bytes, kUnits[unit]) : absl::StrFormat("%.2f %s", bytes, kUnits[unit]);
+}
+
+inline void print_table(std::ostream& out, const GraphSummary& graph, const std::vector<CommEstimate>& estimates) {
+  out << absl::StrFormat("value instances %d, value-flow chains %d, graph %d vertices / %d edges, %d singleton%s",
+                         graph.values, graph.flows, graph.vertices, graph.edges, graph.singletons,
+                         graph.singletons == 1 ? "" : "s");
+  if (graph.iterations > 0) out << absl::StrFormat(", %d iterations", graph.iterations);
+  out << "\n\n";
+  const bool per_iteration = graph.iterations > 0;
+  out << absl::StrFormat("%6s %16s %16s %16s %10s %11s", "procs", "total bytes", "p2p bytes", "collective bytes",
+                         "messages", "collectives");
+  if (per_iteration) out << absl::StrFormat(" %16s", "bytes/iteration");
+  out << absl::StrFormat("  %s\n", "total");
+  for (const CommEstimate& e : estimates) {
+    out << absl::StrFormat("%6d %16d %16d %16d %10d %11d", e.procs, e.total_bytes(), e.p2p_bytes, e.collective_bytes(),
+                           e.messages(), e.broadcasts + e.allreduces);
+    if (per_iteration) out << absl::StrFormat(" %16.0f", e.per_iteration_bytes());
+    out << "  " << human_bytes(static_cast<double>(e.total_bytes())) << "\n";
+  }
+}
+
+namespace report_internal {
+inline void matrix_json(std::ostream& out, const std::vector<std::uint64_t>& m, int n) {
+  out << "[";
+  for (int i = 0; i < n; ++i) {
+    out << (i ? ",[" : "[");
+    for (int j = 0; j < n; ++j) out << (j ? "," : "") << m[static_cast<std::size_t>(i) * n + j];
+    out << "]";
+  }
+  out << "]";
+}
+}  // namespace report_internal
+
+inline void write_json(std::ostream& out, const GraphSummary& graph, const std::vector<CommEstimate>& estimates) {
+  out << "{\"format\": \"commanalyzer-estimate-1\", \"procs\": [";
+  for (std::size_t k = 0; k < estimates.size(); ++k) {
+    const CommEstimate& e = estimates[k];
+    out << (k ? ",\n  " : "\n  ");
+    out << absl::StrFormat(
+        "{\"n\": %d, \"total_bytes\": %d, \"p2p_bytes\": %d, \"collective_bytes\": %d, \"broadcast_bytes\": %d, "
+        "\"allreduce_bytes\": %d, \"messages\": %d, \"p2p_messages\": %d, \"collective_calls\": %d, "
+        "\"broadcasts\": %d, \"allreduces\": %d, \"per_iteration_bytes\": %.1f, \"seconds\": %.9g, \"matrix\": ",
+        e.procs, e.total_bytes(), e.p2p_bytes, e.collective_bytes(), e.broadcast_bytes, e.allreduce_bytes,
+        e.messages(), e.p2p_messages, e.collective_calls, e.broadcasts, e.allreduces, e.per_iteration_bytes(),
+        e.seconds);
+    report_internal::matrix_json(out, e.matrix, e.procs);
+    out << ", \"messages_matrix\": ";
+    report_internal::matrix_json(out, e.messages_matrix, e.procs);
+    out << ", \"phase_bytes\": [";
+    for (std::size_t p = 0; p < e.phase_bytes.size(); ++p) out << (p ? "," : "") << e.phase_bytes[p];
+    out << "]}";
+  }
+  out << absl::StrFormat(
+      "\n], \"values\": %d, \"flows\": %d, \"vertices\": %d, \"edges\": %d, \"singletons\": %d, \"iterations\": %d}\n",
+      graph.values, graph.flows, graph.vertices, graph.edges, graph.singletons, graph.iterations);
+}
+
+// Point-to-point bytes, sender rows, receiver columns.
+inline void write_matrix_csv(std::ostream& out, const CommEstimate& e) {
+  out << "from\\to";
+  for (int j = 0; j < e.procs; ++j) out << "," << j;
+  out << "\n";
+  for (int i = 0; i < e.procs; ++i) {
+    out << i;
+    for (int j = 0; j < e.procs; ++j) out << "," << e.at(i, j);
+    out << "\n";
+  }
+}
+
+// A heatmap of the P x P matrix: white = nothing, dark blue = the largest
+// entry, on a square-root scale so small halos stay visible.
+inline void write_matrix_svg(std::ostream& out, const CommEstimate& e, const std::string& title) {
+  const int n = e.procs;
+  const int cell = std::max(4, 512 / std::max(n, 1));
+  const int margin = 40, size = cell * n;
+  const std::uint64_t peak = e.matrix.empty() ? 0 : *std::max_element(e.matrix.begin(), e.matrix.end());
+  out << absl::StrFormat(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" "
+      "font-size=\"12\">\n",
+      size + 2 * margin, size + 2 * margin);
+  out << absl::StrFormat("<text x=\"%d\" y=\"16\">%s (peak %s)</text>\n", margin, title,
+                         human_bytes(static_cast<double>(peak)));
+  out << absl::StrFormat("<text x=\"%d\" y=\"%d\">receiver</text>\n", margin, margin - 6);
+  out << absl::StrFormat("<text x=\"4\" y=\"%d\" transform=\"rotate(-90 12 %d)\">sender</text>\n", margin + size / 2,
+                         margin + size / 2);
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) {
+      const double t = peak == 0 ? 0 : std::sqrt(static_cast<double>(e.at(i, j)) / static_cast<double>(peak));
+      const int r = static_cast<int>(255 - 247 * t), g = static_cast<int>(255 - 207 * t), b = static_cast<int>(255 - 148 * t);
+      out << absl::StrFormat(
+          "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"rgb(%d,%d,%d)\" stroke=\"#ddd\" "
+          "stroke-width=\"0.5\"><title>%d -> %d: %d bytes</title></rect>\n",
+          margin + j * cell, margin + i * cell, cell, cell, r, g, b, i, j, e.at(i, j));
+    }
+  }
+  out << "</svg>\n";
+}
+
+}  // namespace commanalyzer
+
+#endif  // COMMANALYZER_REPORT_H_
