@@ -1,5 +1,7 @@
 // commanalyzer: predict the MPI communication of a sequential program.
 //
+//   commanalyzer analyze  SOURCES... [flags] [-I.. -D.. -O..] [-- program args]
+//   commanalyzer estimate PROFILE [--procs ...] [--json F] [--out DIR]
 //   commanalyzer demo     [--procs ...] [--n N] [--steps T] [--json F] [--out DIR]
 //
 // See `commanalyzer help` for every subcommand.
@@ -23,12 +25,16 @@
 #include "absl/strings/str_split.h"
 #include "commanalyzer/analyzer.h"
 #include "commanalyzer/estimate.h"
+#include "commanalyzer/profile_io.h"
 #include "commanalyzer/report.h"
 #include "tools/builtin_examples.h"
+#include "tools/instrumented_build.h"
 
 ABSL_FLAG(std::string, procs, "2,4,8,16,32,64", "comma-separated process counts to estimate for");
 ABSL_FLAG(std::string, json, "", "also write the estimates as JSON to this file");
-ABSL_FLAG(std::string, out, "", "also write CSV matrices, SVG heatmaps and the graph (dot) into this directory");
+ABSL_FLAG(std::string, out, "",
+          "also write CSV matrices, SVG heatmaps, estimate.json, the graph (dot) and, for analyze, the "
+          "instrumented build and its profile into this directory");
 ABSL_FLAG(int, n, 128, "demo: grid points per side of the built-in Heat2D example");
 ABSL_FLAG(int, steps, 10, "demo: time steps of the built-in Heat2D example");
 
@@ -39,6 +45,17 @@ constexpr const char* kUsage = R"(commanalyzer: predict the communication an MPI
 program would need on N processes, from the sequential program itself.
 
 Usage:
+  commanalyzer analyze SOURCES... [--procs 2,4,...] [--json FILE] [--out DIR]
+                       [-I DIR] [-D NAME[=VALUE]] [-O LEVEL] [-std=...] [-l LIB] [-L DIR]
+                       [-- PROGRAM ARGUMENTS...]
+      Compiles the C/C++ sources with clang-16 and the CommAnalyzer pass,
+      runs the program (its output passes through), and prints the
+      predicted communication for each process count. Mark the region of
+      interest and iterations with include/commanalyzer/annotate.h
+      (CA_REGION_BEGIN, CA_ITERATION, CA_REGION_END); without marks the whole
+      run counts. The profile is kept for `commanalyzer estimate`.
+  commanalyzer estimate PROFILE [--procs 2,4,...] [--json FILE] [--out DIR]
+      Re-estimates from a saved profile without re-running the program.
   commanalyzer demo [--procs 2,4,...] [--n 128] [--steps 10] [--json FILE] [--out DIR]
       Runs the analysis on a built-in Heat2D event stream (no compiler needed)
       and prints the predicted communication for each process count.
@@ -53,6 +70,12 @@ class UsageError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+std::string mkdtemp_or_throw() {
+  std::string dir = (std::filesystem::temp_directory_path() / "commanalyzer-XXXXXX").string();
+  if (mkdtemp(dir.data()) == nullptr) throw std::runtime_error("cannot create a temporary directory");
+  return dir;
+}
 
 std::vector<int> parse_procs(const std::string& text) {
   std::vector<int> procs;
@@ -130,6 +153,98 @@ int demo(const std::vector<int>& procs) {
   return report(analyzer.profile(), procs);
 }
 
+// Splits analyze's arguments: compiler flags (-I -D -U -O -std= -f -W -m -g
+// -l -L) for clang, everything after `--` for the program, `--flag`s for
+// Abseil, the rest are sources.
+struct AnalyzeArgs {
+  std::vector<char*> for_abseil;
+  BuildRequest build;
+  std::vector<std::string> program_args;
+};
+
+AnalyzeArgs split_analyze_args(int argc, char** argv) {
+  AnalyzeArgs out;
+  out.for_abseil.push_back(argv[0]);
+  for (int i = 2; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--") {
+      out.program_args.assign(argv + i + 1, argv + argc);
+      break;
+    }
+    if (arg.rfind("--", 0) == 0) {
+      out.for_abseil.push_back(argv[i]);
+      // "--flag value" form: keep the value with its flag.
+      if (arg.find('=') == std::string::npos && i + 1 < argc && argv[i + 1][0] != '-') {
+        out.for_abseil.push_back(argv[++i]);
+      }
+      continue;
+    }
+    if (arg.size() >= 2 && arg[0] == '-') {
+      const char kind = arg[1];
+      std::string flag = arg;
+      if (arg.size() == 2 && (kind == 'I' || kind == 'D' || kind == 'U' || kind == 'l' || kind == 'L')) {
+        if (i + 1 >= argc) throw UsageError(absl::StrCat(arg, " needs a value"));
+        flag += argv[++i];
+      }
+      if (kind == 'l' || kind == 'L') {
+        out.build.link_flags.push_back(flag);
+      } else if (std::string("IDUOfWmg").find(kind) != std::string::npos || arg.rfind("-std=", 0) == 0) {
+        out.build.compile_flags.push_back(flag);
+      } else {
+        throw UsageError(absl::StrCat("unknown option '", arg, "' (compiler flags allowed: -I -D -U -O -std= -f -W -m -g -l -L)"));
+      }
+      continue;
+    }
+    out.build.sources.emplace_back(arg);
+  }
+  return out;
+}
+
+template <class ProfileT>
+void print_run_facts(const ProfileT& profile, const ProfileInfo& info) {
+  std::cout << absl::StrFormat("profile: %s; %d iteration%s marked\n", info.metadata, profile.iterations(),
+                               profile.iterations() == 1 ? "" : "s");
+}
+
+int analyze(int argc, char** argv) {
+  AnalyzeArgs args = split_analyze_args(argc, argv);
+  absl::ParseCommandLine(static_cast<int>(args.for_abseil.size()), args.for_abseil.data());
+  const std::vector<int> procs = parse_procs(absl::GetFlag(FLAGS_procs));
+  if (args.build.sources.empty()) throw UsageError("analyze: give at least one C or C++ source file");
+  for (const auto& source : args.build.sources) {
+    if (!std::filesystem::is_regular_file(source)) {
+      throw RunError(absl::StrCat("source file '", source.string(), "' not found"));
+    }
+  }
+  const std::string out = absl::GetFlag(FLAGS_out);
+  args.build.work_dir = out.empty() ? std::filesystem::path(mkdtemp_or_throw()) : std::filesystem::path(out) / "build";
+  const Toolchain toolchain = Toolchain::locate();
+  std::cerr << "[commanalyzer] compiling " << args.build.sources.size() << " source file(s) with the pass\n";
+  const std::filesystem::path program = build_instrumented(toolchain, args.build);
+  const std::filesystem::path profile_path = args.build.work_dir / "program.profile";
+  std::cerr << "[commanalyzer] running the instrumented program\n";
+  const auto start = std::chrono::steady_clock::now();
+  run_instrumented(program, args.program_args, profile_path);
+  std::cerr << absl::StrFormat("[commanalyzer] program finished in %.2fs; estimating\n",
+                               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  ProfileInfo info;
+  const auto profile = load_profile(profile_path.string(), &info);
+  std::cout << "\n";
+  print_run_facts(profile, info);
+  const int status = report(profile, procs);
+  std::cout << "\nprofile kept at " << profile_path.string() << " (re-estimate: commanalyzer estimate "
+            << profile_path.string() << " --procs ...)\n";
+  return status;
+}
+
+int estimate(const std::vector<char*>& positional, const std::vector<int>& procs) {
+  if (positional.size() != 2) throw UsageError("estimate: give exactly one profile file");
+  ProfileInfo info;
+  const auto profile = load_profile(positional[1], &info);
+  print_run_facts(profile, info);
+  return report(profile, procs);
+}
+
 int run(int argc, char** argv) {
   absl::SetProgramUsageMessage(kUsage);
   if (argc < 2 || std::string(argv[1]) == "help" || std::string(argv[1]) == "--help") {
@@ -137,6 +252,7 @@ int run(int argc, char** argv) {
     return argc < 2 ? 2 : 0;
   }
   const std::string command = argv[1];
+  if (command == "analyze") return analyze(argc, argv);
   // Abseil parses the flags of everything after the subcommand.
   std::vector<char*> rest{argv[0]};
   for (int i = 2; i < argc; ++i) rest.push_back(argv[i]);
@@ -146,6 +262,7 @@ int run(int argc, char** argv) {
     if (positional.size() > 1) throw UsageError(absl::StrCat("demo takes no arguments, got '", positional[1], "'"));
     return demo(procs);
   }
+  if (command == "estimate") return estimate(positional, procs);
   throw UsageError(absl::StrCat("unknown command '", command, "' (try: commanalyzer help)"));
 }
 
@@ -158,6 +275,12 @@ int main(int argc, char** argv) {
   } catch (const commanalyzer::cli::UsageError& e) {
     std::cerr << "commanalyzer: " << e.what() << "\n";
     return 2;
+  } catch (const commanalyzer::cli::RunError& e) {
+    std::cerr << "commanalyzer: " << e.what() << "\n";
+    return 1;
+  } catch (const commanalyzer::ProfileError& e) {
+    std::cerr << "commanalyzer: " << e.what() << "\n";
+    return 1;
   } catch (const std::exception& e) {
     std::cerr << "commanalyzer: error: " << e.what() << "\n";
     return 1;

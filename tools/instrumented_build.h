@@ -1,0 +1,51 @@
+// Compiling a user's sources with the CommAnalyzer pass and running the
+// instrumented program: the front half of `commanalyzer analyze`.
+#ifndef COMMANALYZER_TOOLS_INSTRUMENTED_BUILD_H_
+#define COMMANALYZER_TOOLS_INSTRUMENTED_BUILD_H_
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace commanalyzer::cli {
+
+// A failure the user can act on (bad source, compile error, crash): the
+// message says what happened; the tool exits non-zero with it.
+class RunError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Where the pass plugin, runtime archive and annotate.h are: next to the
+// tool in its Bazel runfiles, or under $COMMANALYZER_HOME.
+struct Toolchain {
+  std::filesystem::path plugin;
+  std::filesystem::path runtime;
+  std::filesystem::path include_dir;  // holds commanalyzer/annotate.h
+  std::string cc = "clang-16";
+  std::string cxx = "clang++-16";
+
+  static Toolchain locate();
+};
+
+struct BuildRequest {
+  std::vector<std::filesystem::path> sources;
+  std::vector<std::string> compile_flags;  // -I -D -U -O -std= -f -W -m -g
+  std::vector<std::string> link_flags;     // -l -L
+  std::filesystem::path work_dir;
+};
+
+// Compiles and links; clang's diagnostics go to stderr as they are.
+// Returns the instrumented executable.
+std::filesystem::path build_instrumented(const Toolchain& toolchain, const BuildRequest& request);
+
+// Runs the program with its arguments; its stdout/stderr pass through.
+// Writes the profile to `profile`; throws RunError if the program crashes,
+// exits non-zero or leaves no profile. Progress goes to stderr on long runs.
+void run_instrumented(const std::filesystem::path& program, const std::vector<std::string>& args,
+                      const std::filesystem::path& profile);
+
+}  // namespace commanalyzer::cli
+
+#endif  // COMMANALYZER_TOOLS_INSTRUMENTED_BUILD_H_
