@@ -17,7 +17,7 @@
 // Labels (opaque to the pass, apart from the two ABI rules):
 //   0                     none
 //   id                    leaf: exactly value <id>             (bit 62 clear)
-//   NODE_BIT | n          union node n: a sorted set of ids
+//   NODE_BIT | n          union node n: the union of two labels
 //   ... | CA_COMPUTED_BIT the data went through a computation
 // Shadow memory: a hash map from 4-byte word address to value id.
 #include "runtime_abi.h"
@@ -100,13 +100,16 @@ static uintptr_t end_word(const void* a, uint64_t n) {
   return ((uintptr_t)a + n + WORD - 1) / WORD;
 }
 
-// ---- union nodes: sorted id sets, memoized per label pair
+// ---- union nodes: binary nodes (a, b), like DFSan's union table, so a
+// reduction over N values costs N nodes, not N^2 ids. A node's source set is
+// flattened only when a store needs it. Memoized per label pair.
 typedef struct {
-  uint64_t* ids;
-  size_t n;
-} Set;
-static Set* nodes;
-static size_t nnodes, capnodes;
+  ca_label a, b;
+  uint64_t mark;  // flatten generation that last visited this node
+} Node;
+static Node* nodes;
+static size_t nnodes = 1, capnodes;  // node 0 unused: NODE_BIT|0 != a label
+static uint64_t generation;
 
 typedef struct {
   ca_label a, b, r;
@@ -114,48 +117,62 @@ typedef struct {
 static Memo* memo;
 static size_t capmemo, usedmemo;
 
-static Set sources(ca_label l, uint64_t* one) {
-  uint64_t p = PAYLOAD(l);
-  Set s = {one, 0};
-  if (l & NODE_BIT) return nodes[p];
-  if (p) {
-    *one = p;
-    s.n = 1;
+typedef struct {
+  uint64_t* v;
+  size_t n, cap;
+} Vec;
+
+static void push(Vec* s, uint64_t x) {
+  if (s->n == s->cap) {
+    s->cap = s->cap ? s->cap * 2 : 64;
+    s->v = realloc(s->v, s->cap * sizeof *s->v);
   }
-  return s;
+  s->v[s->n++] = x;
 }
 
-static ca_label intern(uint64_t* ids, size_t n) {
-  if (n == 0) return 0;
-  if (n == 1) return ids[0];
-  if (nnodes == capnodes) {
-    capnodes = capnodes ? capnodes * 2 : 64;
+static int cmp_u64(const void* x, const void* y) {
+  uint64_t a = *(const uint64_t*)x, b = *(const uint64_t*)y;
+  return (a > b) - (a < b);
+}
+
+// The sorted, distinct value ids reachable from label l, into *out.
+static void sources(ca_label l, Vec* out) {
+  static Vec stack;
+  out->n = 0;
+  generation++;
+  push(&stack, l);
+  while (stack.n) {
+    ca_label x = stack.v[--stack.n];
+    uint64_t p = PAYLOAD(x);
+    if (!(x & NODE_BIT)) {
+      if (p) push(out, p);
+    } else if (nodes[p].mark != generation) {
+      nodes[p].mark = generation;
+      push(&stack, nodes[p].a);
+      push(&stack, nodes[p].b);
+    }
+  }
+  qsort(out->v, out->n, sizeof *out->v, cmp_u64);
+  size_t k = 0;
+  for (size_t i = 0; i < out->n; i++)
+    if (k == 0 || out->v[k - 1] != out->v[i]) out->v[k++] = out->v[i];
+  out->n = k;
+}
+
+// A node for {a} u {b}, without the computed mark.
+static ca_label node(ca_label a, ca_label b) {
+  a &= ~CA_COMPUTED_BIT;
+  b &= ~CA_COMPUTED_BIT;
+  if (!a || a == b) return b;
+  if (!b) return a;
+  if (nnodes >= capnodes) {
+    capnodes = capnodes ? capnodes * 2 : 1024;
     nodes = realloc(nodes, capnodes * sizeof *nodes);
   }
-  nodes[nnodes].ids = malloc(n * sizeof *ids);
-  memcpy(nodes[nnodes].ids, ids, n * sizeof *ids);
-  nodes[nnodes].n = n;
+  nodes[nnodes].a = a;
+  nodes[nnodes].b = b;
+  nodes[nnodes].mark = 0;
   return NODE_BIT | nnodes++;
-}
-
-static ca_label merge(ca_label a, ca_label b) {
-  uint64_t x, y;
-  Set sa = sources(a, &x), sb = sources(b, &y);
-  uint64_t* ids = malloc((sa.n + sb.n + 1) * sizeof *ids);
-  size_t i = 0, j = 0, n = 0;
-  while (i < sa.n || j < sb.n) {
-    uint64_t v;
-    if (j == sb.n || (i < sa.n && sa.ids[i] < sb.ids[j]))
-      v = sa.ids[i++];
-    else if (i == sa.n || sb.ids[j] < sa.ids[i])
-      v = sb.ids[j++];
-    else
-      v = sa.ids[i++], j++;
-    ids[n++] = v;
-  }
-  ca_label r = intern(ids, n);
-  free(ids);
-  return r;
 }
 
 static size_t memo_slot(ca_label a, ca_label b) {
@@ -185,7 +202,7 @@ ca_label __ca_union(ca_label a, ca_label b) {
   if (!memo[h].r) {
     memo[h].a = a;
     memo[h].b = b;
-    memo[h].r = merge(a, b) | CA_COMPUTED_BIT;  // never 0: bit 63 set
+    memo[h].r = node(a, b) | CA_COMPUTED_BIT;  // never 0: bit 63 set
     usedmemo++;
   }
   return memo[h].r;
@@ -207,7 +224,7 @@ ca_label __ca_load(const void* addr, uint32_t size) {
   // their union without the computed mark.
   ca_label l = get_word(w0);
   for (w = w0 + 1; w < w1; w++)
-    if (get_word(w) != PAYLOAD(l)) l = merge(l, get_word(w));
+    if (get_word(w) != get_word(w - 1)) l = node(l, get_word(w));
   return l;
 }
 
@@ -222,11 +239,12 @@ void __ca_store(void* addr, uint32_t size, ca_label label) {
     fill(addr, size, label);
     return;
   }
-  uint64_t id = next_id++, one;
-  Set s = sources(label, &one);
+  static Vec s;
+  uint64_t id = next_id++;
+  sources(label, &s);
   fprintf(trace(), "VALUE %llu SOURCES", (unsigned long long)id);
   for (size_t i = 0; i < s.n; i++)
-    fprintf(trace(), " %llu", (unsigned long long)s.ids[i]);
+    fprintf(trace(), " %llu", (unsigned long long)s.v[i]);
   fputc('\n', trace());
   fill(addr, size, id);
 }
