@@ -47,7 +47,7 @@ concept ShadowMemory = requires(S shadow, const S& const_shadow, std::uint64_t w
 
 // Default: a two-level table. The directory maps the high bits of a word
 // index to a page of ValueIds, allocated on first write; a one-entry cache
-// of the last page makes the streaming accesses of numeric loops cheap.
+// of recent pages makes the streaming accesses of numeric loops cheap.
 template <std::size_t WordBytes = 4, unsigned PageBits = 14>
 class PagedShadowMemory {
  public:
@@ -78,13 +78,27 @@ class PagedShadowMemory {
  private:
   using Page = std::array<ValueId, kPageWords>;
 
+  // A small direct-mapped cache of recently used pages in front of the
+  // directory: a stencil reading one array and writing another (or three
+  // arrays, as in C += A x B) keeps all its pages cached instead of
+  // thrashing a single entry. Pages are never freed, so entries stay valid.
+  static constexpr unsigned kCacheBits = 6;
+  struct CacheEntry {
+    std::uint64_t number = ~std::uint64_t{0};  // no page has this number
+    Page* page = nullptr;
+  };
+
+  static std::size_t cache_slot(std::uint64_t page_number) {
+    return static_cast<std::size_t>((page_number * 0x9E3779B97F4A7C15ull) >> (64 - kCacheBits));
+  }
+
   Page* find_page(std::uint64_t page_number) const {
-    if (page_number == cached_number_ && cached_page_ != nullptr) return cached_page_;
+    CacheEntry& entry = cache_[cache_slot(page_number)];
+    if (entry.number == page_number) return entry.page;
     auto it = directory_.find(page_number);
     if (it == directory_.end()) return nullptr;
-    cached_number_ = page_number;
-    cached_page_ = it->second.get();
-    return cached_page_;
+    entry = {page_number, it->second.get()};
+    return entry.page;
   }
 
   Page* make_page(std::uint64_t page_number) {
@@ -92,14 +106,12 @@ class PagedShadowMemory {
     page->fill(kNoValue);
     Page* raw = page.get();
     directory_.emplace(page_number, std::move(page));
-    cached_number_ = page_number;
-    cached_page_ = raw;
+    cache_[cache_slot(page_number)] = {page_number, raw};
     return raw;
   }
 
   absl::flat_hash_map<std::uint64_t, std::unique_ptr<Page>> directory_;
-  mutable std::uint64_t cached_number_ = 0;
-  mutable Page* cached_page_ = nullptr;
+  mutable std::array<CacheEntry, std::size_t{1} << kCacheBits> cache_{};
 };
 
 // Alternative: one hash-map entry per word. Slower on dense arrays, but

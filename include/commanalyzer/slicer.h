@@ -7,6 +7,7 @@
 #define COMMANALYZER_SLICER_H_
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <iterator>
 #include <concepts>
@@ -44,10 +45,12 @@ inline constexpr Label kPayloadMask = ~(kComputedBit | kNodeBit);
 // computation and flattened only at stores. A long register accumulator
 // (`s += a[i]` over n elements) costs n nodes, not the n^2/2 set entries an
 // eager set representation would need. A bounded direct-mapped memo returns
-// the same node for the same operand pair (loop-invariant subexpressions).
+// the same node for the same operand pair (loop-invariant subexpressions);
+// its default 4096 slots (96 KiB) stay in cache: a memo that misses the
+// cache on every join costs more than the nodes it saves.
 class UnionDagSlicer {
  public:
-  explicit UnionDagSlicer(std::size_t memo_slots = std::size_t{1} << 16)
+  explicit UnionDagSlicer(std::size_t memo_slots = std::size_t{1} << 12)
       : memo_(std::bit_ceil(std::max<std::size_t>(memo_slots, 1))) {}
 
   Label leaf(ValueId v) const { return v; }
@@ -62,12 +65,23 @@ class UnionDagSlicer {
     if (a == kNoLabel || a == b) return b | kComputedBit;
     if (b == kNoLabel) return a | kComputedBit;
     if (a > b) std::swap(a, b);  // union is commutative: one memo entry
+    // a (+) b is b itself when a is an operand of node b (x + f(x)), and
+    // vice versa: no new node. Node labels sort after leaves, so only the
+    // larger label can be a node with the smaller one as operand, unless
+    // both are nodes.
+    if ((b & kNodeBit) != 0) {
+      const Node& nb = nodes_[b & kPayloadMask];
+      if (nb.a == a || nb.b == a) return b | kComputedBit;
+      if ((a & kNodeBit) != 0) {
+        const Node& na = nodes_[a & kPayloadMask];
+        if (na.a == b || na.b == b) return a | kComputedBit;
+      }
+    }
     MemoEntry& slot = memo_[absl::HashOf(a, b) & (memo_.size() - 1)];
     if (slot.a == a && slot.b == b) return slot.node;
     if (nodes_.size() >= kPayloadMask) throw std::length_error("commanalyzer: label DAG full");
     const Label node = kNodeBit | kComputedBit | static_cast<Label>(nodes_.size());
     nodes_.push_back({a, b});
-    visit_stamp_.push_back(0);
     slot = {a, b, node};
     return node;
   }
@@ -80,8 +94,48 @@ class UnionDagSlicer {
       out.push_back(static_cast<ValueId>(root));
       return;
     }
-    // Iterative DFS; a per-call stamp visits each shared node once, so the
-    // cost is linear in the DAG below the root, never exponential.
+    // The label of one store is usually a small expression tree: walk it
+    // without visit marks, for at most kSmallWalk steps (duplicates from
+    // shared operands are removed below).
+    // Each step pops one label and pushes at most two: the stack never
+    // holds more than kSmallWalk + 1 labels.
+    std::array<Label, kSmallWalk + 1> stack;
+    std::size_t top = 0;
+    stack[top++] = root;
+    for (std::size_t steps = 0; top != 0; ++steps) {
+      if (steps == kSmallWalk) {
+        out.clear();
+        flatten_marked(root, out);
+        break;
+      }
+      const Label label = stack[--top];
+      if ((label & kNodeBit) == 0) {
+        out.push_back(static_cast<ValueId>(label));
+        continue;
+      }
+      const Node& node = nodes_[label & kPayloadMask];
+      stack[top++] = node.b;
+      stack[top++] = node.a;
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+  }
+
+  std::size_t node_count() const { return nodes_.size(); }
+
+  std::size_t memory_bytes() const {
+    return nodes_.capacity() * sizeof(Node) + visit_stamp_.capacity() * sizeof(std::uint32_t) +
+           memo_.size() * sizeof(MemoEntry);
+  }
+
+ private:
+  static constexpr std::size_t kSmallWalk = 128;
+
+  // Iterative DFS; a per-call stamp visits each shared node once, so the
+  // cost is linear in the DAG below the root, never exponential. The stamps
+  // are sized lazily: only labels too big for the small walk need them.
+  void flatten_marked(Label root, std::vector<ValueId>& out) {
+    if (visit_stamp_.size() < nodes_.size()) visit_stamp_.resize(nodes_.size(), 0);
     if (++stamp_ == 0) {
       std::fill(visit_stamp_.begin(), visit_stamp_.end(), 0);
       stamp_ = 1;
@@ -101,18 +155,8 @@ class UnionDagSlicer {
       stack_.push_back(nodes_[index].b);
       stack_.push_back(nodes_[index].a);
     }
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
   }
 
-  std::size_t node_count() const { return nodes_.size(); }
-
-  std::size_t memory_bytes() const {
-    return nodes_.capacity() * sizeof(Node) + visit_stamp_.capacity() * sizeof(std::uint32_t) +
-           memo_.size() * sizeof(MemoEntry);
-  }
-
- private:
   struct Node {
     Label a, b;  // operands, computed bit cleared
   };
