@@ -12,8 +12,10 @@
 #include <string>
 
 #include "commanalyzer/analyzer.h"
+#include "commanalyzer/estimate.h"
 #include "commanalyzer/profile_io.h"
 #include "instrument/runtime_abi.h"
+#include "instrument/runtime_testing.h"
 
 static_assert(CA_COMPUTED_BIT == commanalyzer::kComputedBit, "label encoding shared with the pass");
 
@@ -82,5 +84,45 @@ ca_label __ca_union(ca_label a, ca_label b) { return analyzer().join(a, b); }
 void __commanalyzer_region_begin(void) { analyzer().region_begin(); }
 void __commanalyzer_region_end(void) { analyzer().region_end(); }
 void __commanalyzer_iteration(void) { analyzer().iteration(); }
+
+}  // extern "C"
+
+// ------------------------------------------------------------ test queries
+
+extern "C" {
+
+uint32_t __ca_debug_value_at(const void* addr) { return analyzer().value_at(address(addr)); }
+
+size_t __ca_debug_sources(uint32_t value, uint32_t* out, size_t capacity) {
+  size_t count = 0;
+  analyzer().profile().flows.for_each([&](commanalyzer::ValueId v, std::span<const commanalyzer::ValueId> sources) {
+    if (v != value) return;
+    count = sources.size();
+    for (size_t i = 0; i < sources.size() && i < capacity; ++i) out[i] = sources[i];
+  });
+  return count;
+}
+
+int __ca_debug_is_input(uint32_t value) {
+  return value != 0 && value <= analyzer().profile().values.count() && analyzer().profile().values.is_input(value);
+}
+
+uint64_t __ca_debug_value_count(void) { return analyzer().profile().values.count(); }
+
+uint64_t __ca_debug_p2p_bytes(int procs, int (*owner)(uintptr_t home, int procs)) {
+  RuntimeAnalyzer& recorded = analyzer();
+  // Hooks fired by the callback go to a scratch analyzer meanwhile.
+  RuntimeAnalyzer scratch;
+  g_analyzer = &scratch;
+  using Profile = RuntimeAnalyzer::ProfileType;
+  commanalyzer::OwnerMapPartitioner map{[owner](commanalyzer::Address home, int n) -> commanalyzer::ProcId {
+    return owner(static_cast<uintptr_t>(home), n);
+  }};
+  commanalyzer::Estimator<Profile, commanalyzer::NoSingletons, commanalyzer::OwnerMapPartitioner> estimator(
+      recorded.profile(), {}, map);
+  const uint64_t bytes = estimator.estimate(procs).p2p_bytes;
+  g_analyzer = &recorded;
+  return bytes;
+}
 
 }  // extern "C"

@@ -82,6 +82,20 @@ TEST(ValueFlow, MemcpyReplicatesAndMemsetCreates) {
   EXPECT_NE(a.value_at(dst.at(0)), a.value_at(src.at(0)));
 }
 
+// memcpy does not know element sizes: copying memory nobody wrote or read
+// leaves the destination unread, and its first typed load creates one input
+// of that load's size (not one per shadow word).
+TEST(ValueFlow, MemcpyOfUnreadMemoryDefersInputsToTheFirstLoad) {
+  Analyzer<PagedShadowMemory<4>> a;
+  a.copy(0x2000, 0x1000, 16);
+  EXPECT_EQ(a.value_at(0x2000), kNoValue);
+  EXPECT_EQ(a.profile().values.count(), 0u);
+  const Label d = a.load(0x2008, 8);
+  EXPECT_NE(a.slicer().leaf_value(d), kNoValue);
+  EXPECT_EQ(a.profile().values.count(), 1u);
+  EXPECT_EQ(a.profile().values.size_bytes(a.value_at(0x2008)), 8u);
+}
+
 // C[i][j] += A[i][k] * B[k][j], stored at every k, is one vertex per C
 // element: n*n C vertices + n*n A + n*n B, whatever n.
 TEST(Coalescing, ExclusiveUpdatesOfOneLocationFormOneVertex) {

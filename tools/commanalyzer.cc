@@ -35,6 +35,7 @@ ABSL_FLAG(std::string, json, "", "also write the estimates as JSON to this file"
 ABSL_FLAG(std::string, out, "",
           "also write CSV matrices, SVG heatmaps, estimate.json, the graph (dot) and, for analyze, the "
           "instrumented build and its profile into this directory");
+ABSL_FLAG(std::string, output, "", "build: where to write the instrumented executable");
 ABSL_FLAG(int, n, 128, "demo: grid points per side of the built-in Heat2D example");
 ABSL_FLAG(int, steps, 10, "demo: time steps of the built-in Heat2D example");
 
@@ -56,6 +57,9 @@ Usage:
       run counts. The profile is kept for `commanalyzer estimate`.
   commanalyzer estimate PROFILE [--procs 2,4,...] [--json FILE] [--out DIR]
       Re-estimates from a saved profile without re-running the program.
+  commanalyzer build SOURCES... --output FILE [-I DIR] [-D ...] [-O ...] [-l LIB]
+      Only compiles and links the instrumented program; running it writes a
+      profile to $COMMANALYZER_PROFILE (default ./commanalyzer.profile).
   commanalyzer demo [--procs 2,4,...] [--n 128] [--steps 10] [--json FILE] [--out DIR]
       Runs the analysis on a built-in Heat2D event stream (no compiler needed)
       and prints the predicted communication for each process count.
@@ -237,6 +241,20 @@ int analyze(int argc, char** argv) {
   return status;
 }
 
+int build(int argc, char** argv) {
+  AnalyzeArgs args = split_analyze_args(argc, argv);
+  absl::ParseCommandLine(static_cast<int>(args.for_abseil.size()), args.for_abseil.data());
+  const std::string output = absl::GetFlag(FLAGS_output);
+  if (output.empty()) throw UsageError("build: give --output FILE for the instrumented executable");
+  if (args.build.sources.empty()) throw UsageError("build: give at least one C or C++ source file");
+  if (!args.program_args.empty()) throw UsageError("build: program arguments (after --) are for analyze");
+  args.build.work_dir = mkdtemp_or_throw();
+  const std::filesystem::path program = build_instrumented(Toolchain::locate(), args.build);
+  std::filesystem::copy_file(program, output, std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::remove_all(args.build.work_dir);
+  return 0;
+}
+
 int estimate(const std::vector<char*>& positional, const std::vector<int>& procs) {
   if (positional.size() != 2) throw UsageError("estimate: give exactly one profile file");
   ProfileInfo info;
@@ -253,6 +271,7 @@ int run(int argc, char** argv) {
   }
   const std::string command = argv[1];
   if (command == "analyze") return analyze(argc, argv);
+  if (command == "build") return build(argc, argv);
   // Abseil parses the flags of everything after the subcommand.
   std::vector<char*> rest{argv[0]};
   for (int i = 2; i < argc; ++i) rest.push_back(argv[i]);

@@ -117,7 +117,7 @@ fs::path build_instrumented(const Toolchain& toolchain, const BuildRequest& requ
   argv.insert(argv.end(), objects.begin(), objects.end());
   argv.push_back(toolchain.runtime.string());
   argv.insert(argv.end(), request.link_flags.begin(), request.link_flags.end());
-  for (const char* lib : {"-labsl_raw_hash_set", "-labsl_hash", "-labsl_city", "-labsl_low_level_hash", "-lm"}) {
+  for (const char* lib : {"-labsl_raw_hash_set", "-labsl_hash", "-labsl_city", "-labsl_low_level_hash", "-lmetis", "-lm"}) {
     argv.emplace_back(lib);
   }
   const int status = spawn_and_wait(argv, {}, "");

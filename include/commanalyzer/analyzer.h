@@ -107,15 +107,15 @@ class Analyzer {
   }
 
   // memcpy/memmove: every word of the destination takes the value of the
-  // corresponding source word (a replication, not a new value).
+  // corresponding source word (a replication, not a new value). Words never
+  // written nor read stay so at the destination: memcpy does not know the
+  // element size, so the first typed load there creates the input.
   void copy(Address dst, Address src, std::uint64_t size) {
     if (size == 0) return;
     // Snapshot first: the ranges may overlap (memmove).
     copy_buffer_.clear();
     for (std::uint64_t off = 0; off < size; off += kWordBytes) {
-      ValueId v = shadow_.get((src + off) / kWordBytes);
-      if (v == kNoValue) v = slicer_.leaf_value(load(src + off, kWordBytes));
-      copy_buffer_.push_back(v);
+      copy_buffer_.push_back(shadow_.get((src + off) / kWordBytes));
     }
     for (std::size_t i = 0; i < copy_buffer_.size(); ++i) {
       assign_word((dst + i * kWordBytes) / kWordBytes, copy_buffer_[i]);
