@@ -61,18 +61,27 @@ constexpr uint64_t kComputedBit = uint64_t(1) << 63;  // CA_COMPUTED_BIT
 constexpr unsigned kMaxArgLabels = 64;                // CA_MAX_ARG_LABELS
 constexpr uint64_t kMaxAccess = 64;  // largest size __ca_load/__ca_store take
 
-// Data = something a program computes with. Pointers (and aggregates that
-// contain one) are structure and carry no label.
+// Data = something a program computes with: integers, floating point, and
+// aggregates with at least one such field. Pointers are structure and carry
+// no label; an aggregate that mixes both (a {ptr, double} return) has one
+// label for its data fields, and its pointer fields are cleared in memory.
 bool isDataType(Type *T) {
   if (T->isIntOrIntVectorTy() || T->isFPOrFPVectorTy())
     return !isa<ScalableVectorType>(T);
-  if (auto *ST = dyn_cast<StructType>(T)) {
-    if (ST->isOpaque() || ST->getNumElements() == 0)
-      return false;
-    return all_of(ST->elements(), isDataType);
-  }
+  if (auto *ST = dyn_cast<StructType>(T))
+    return !ST->isOpaque() && any_of(ST->elements(), isDataType);
   if (auto *AT = dyn_cast<ArrayType>(T))
     return AT->getNumElements() > 0 && isDataType(AT->getElementType());
+  return false;
+}
+
+bool hasPointer(Type *T) {
+  if (T->isPtrOrPtrVectorTy())
+    return true;
+  if (auto *ST = dyn_cast<StructType>(T))
+    return any_of(ST->elements(), hasPointer);
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    return AT->getNumElements() > 0 && hasPointer(AT->getElementType());
   return false;
 }
 
@@ -513,12 +522,11 @@ private:
   }
 
   // Accesses are split into pieces of at most kMaxAccess bytes (only huge
-  // aggregate loads/stores need this).
+  // aggregates and vectors need this).
   Value *emitLoadHook(IRBuilder<> &B, Value *Addr, uint64_t Size) {
     Value *Acc = nullptr;
     for (uint64_t Off = 0; Off < Size; Off += kMaxAccess) {
-      Value *P = Off ? B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Addr, Off)
-                     : Addr;
+      Value *P = offset(B, Addr, Off);
       Value *L = B.CreateCall(
           RT.Load, {P, B.getInt32(std::min(kMaxAccess, Size - Off))});
       Acc = Acc ? emitCombine(B, Acc, L) : L;
@@ -528,8 +536,7 @@ private:
 
   void emitStoreHook(IRBuilder<> &B, Value *Addr, uint64_t Size, Value *L) {
     for (uint64_t Off = 0; Off < Size; Off += kMaxAccess) {
-      Value *P = Off ? B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Addr, Off)
-                     : Addr;
+      Value *P = offset(B, Addr, Off);
       B.CreateCall(RT.Store,
                    {P, B.getInt32(std::min(kMaxAccess, Size - Off)), L});
     }
@@ -556,27 +563,71 @@ private:
       computeShadow(I);
   }
 
+  // Calls Fn(leaf type, byte offset) for the scalar/vector fields of T.
+  void forEachLeaf(Type *T, uint64_t Off,
+                   function_ref<void(Type *, uint64_t)> Fn) {
+    if (auto *ST = dyn_cast<StructType>(T)) {
+      const StructLayout *SL = DL.getStructLayout(ST);
+      for (unsigned K = 0; K < ST->getNumElements(); ++K)
+        forEachLeaf(ST->getElementType(K), Off + SL->getElementOffset(K), Fn);
+    } else if (auto *AT = dyn_cast<ArrayType>(T)) {
+      uint64_t Stride = DL.getTypeAllocSize(AT->getElementType());
+      for (uint64_t K = 0; K < AT->getNumElements(); ++K)
+        forEachLeaf(AT->getElementType(), Off + K * Stride, Fn);
+    } else {
+      Fn(T, Off);
+    }
+  }
+
+  static Value *offset(IRBuilder<> &B, Value *Addr, uint64_t Off) {
+    return Off ? B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Addr, Off) : Addr;
+  }
+
   // Every data load calls the hook, needed or not: the first load of a
-  // location creates an input value there (DESIGN.md).
+  // location creates an input value there (DESIGN.md). Pointer fields of a
+  // mixed aggregate are not loaded as data.
   void visitLoad(LoadInst &LI) {
     Type *T = LI.getType();
-    if (!isDataType(T) || !instrumentedAddress(LI.getPointerOperand()))
+    Value *Addr = LI.getPointerOperand();
+    if (!isDataType(T) || !instrumentedAddress(Addr))
       return;
     IRBuilder<> B(LI.getNextNode());
-    Shadows[&LI] = emitLoadHook(B, LI.getPointerOperand(),
-                                DL.getTypeStoreSize(T).getFixedValue());
+    if (!hasPointer(T)) {
+      Shadows[&LI] =
+          emitLoadHook(B, Addr, DL.getTypeStoreSize(T).getFixedValue());
+      return;
+    }
+    Value *Acc = zero();
+    forEachLeaf(T, 0, [&](Type *Leaf, uint64_t Off) {
+      if (isDataType(Leaf))
+        Acc = emitCombine(B, Acc,
+                          emitLoadHook(B, offset(B, Addr, Off),
+                                       DL.getTypeStoreSize(Leaf).getFixedValue()));
+    });
+    Shadows[&LI] = Acc;
   }
 
   void visitStore(StoreInst &SI) {
     Value *V = SI.getValueOperand(), *Addr = SI.getPointerOperand();
     if (!instrumentedAddress(Addr))
       return;
-    uint64_t Size = DL.getTypeStoreSize(V->getType()).getFixedValue();
+    Type *T = V->getType();
+    uint64_t Size = DL.getTypeStoreSize(T).getFixedValue();
     IRBuilder<> B(&SI);
-    if (isDataType(V->getType()))
-      emitStoreHook(B, Addr, Size, shadowOf(V));
-    else // a pointer (or aggregate holding one): kills what was there
+    if (!isDataType(T)) { // a pointer: kills what was there
       B.CreateCall(RT.Clear, {Addr, B.getInt64(Size)});
+    } else if (!hasPointer(T)) {
+      emitStoreHook(B, Addr, Size, shadowOf(V));
+    } else {
+      Value *L = shadowOf(V);
+      forEachLeaf(T, 0, [&](Type *Leaf, uint64_t Off) {
+        uint64_t LeafSize = DL.getTypeStoreSize(Leaf).getFixedValue();
+        if (isDataType(Leaf))
+          emitStoreHook(B, offset(B, Addr, Off), LeafSize, L);
+        else
+          B.CreateCall(RT.Clear, {offset(B, Addr, Off), B.getInt64(LeafSize)});
+      });
+    }
   }
 
   // Sequential programs meet atomics only in library code (reference

@@ -43,6 +43,7 @@ calls:calls.c:ext_uninstrumented.o
 libm:libm.c:
 memcpy:memcpy.c:
 byval:byval.c:
+mixed_struct:mixed_struct.c:
 classes:classes.cpp:
 same_output:same_output.c:
 "
