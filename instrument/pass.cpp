@@ -399,11 +399,14 @@ private:
       Value *L = B.CreateLoad(RT.I64, Slot);
       if (A->hasByValAttr()) {
         // Branch-free (no block split in the entry block, where the allocas
-        // are): when the labels are not ours, copy 0 bytes onto itself.
+        // are): from an instrumented caller copy Size bytes, else copy 0
+        // bytes onto itself and clear the object: it holds data from an
+        // uninstrumented source, so its first load makes input values.
         uint64_t Size = DL.getTypeAllocSize(A->getParamByValType());
         Value *Src = B.CreateSelect(Mine, B.CreateIntToPtr(L, RT.Ptr), A);
         Value *N = B.CreateSelect(Mine, B.getInt64(Size), B.getInt64(0));
         B.CreateCall(RT.MemCpy, {A, Src, N});
+        B.CreateCall(RT.Clear, {A, B.CreateSub(B.getInt64(Size), N)});
         continue;
       }
       Shadows[A] = B.CreateSelect(Mine, L, zero(), A->getName() + ".ca");

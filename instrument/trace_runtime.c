@@ -210,6 +210,7 @@ ca_label __ca_union(ca_label a, ca_label b) {
 
 // ---- memory hooks
 ca_label __ca_load(const void* addr, uint32_t size) {
+  if (!size) return 0;
   uintptr_t w0 = first_word(addr), w1 = end_word(addr, size), w;
   uint64_t input = 0;
   for (w = w0; w < w1; w++)
@@ -234,6 +235,7 @@ static void fill(void* addr, uint64_t size, uint64_t id) {
 }
 
 void __ca_store(void* addr, uint32_t size, ca_label label) {
+  if (!size) return;
   if (label && !(label & (CA_COMPUTED_BIT | NODE_BIT))) {
     fprintf(trace(), "COPY %llu\n", (unsigned long long)label);
     fill(addr, size, label);
@@ -249,11 +251,13 @@ void __ca_store(void* addr, uint32_t size, ca_label label) {
   fill(addr, size, id);
 }
 
-void __ca_clear(void* addr, uint64_t size) { fill(addr, size, 0); }
+void __ca_clear(void* addr, uint64_t size) {
+  if (size) fill(addr, size, 0);
+}
 
 void __ca_memcpy(void* dst, const void* src, uint64_t size) {
   uintptr_t s0 = first_word(src), s1 = end_word(src, size), d0 = first_word(dst);
-  if (s0 == d0) return;
+  if (!size || s0 == d0) return;
   // A copy reads its source: a word holding no value gets an input value,
   // like a first load. The element size is unknown here; the toy assumes
   // 8-byte elements (one input value per aligned 8-byte chunk).
