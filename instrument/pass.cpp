@@ -447,8 +447,8 @@ private:
     return P;
   }
 
-  // Computation over labels Ls: fold pairwise with __ca_union, inlining the
-  // two cases the ABI defines (a == b, which includes both == 0).
+  // A computation over the labels of Ops: fold pairwise with __ca_union,
+  // inlining the two cases the ABI defines (a == b, which covers both == 0).
   Value *emitCompute(IRBuilder<> &B, ArrayRef<Value *> Ops) {
     SmallVector<Value *, 4> Ls;
     for (Value *Op : Ops) {
