@@ -98,38 +98,75 @@ class ValueGraph {
   }
 
  private:
-  // Sorts (source, sink) pairs and merges duplicates into weighted edges.
+  // Merges duplicate (source, sink) pairs into weighted edges, sorted by
+  // (source, sink): a counting sort by source (linear), then a sort of each
+  // source's short row, instead of one comparison sort of all pairs.
   static Graph collapse(std::vector<std::pair<Vertex, Vertex>> pairs, std::size_t n) {
-    std::sort(pairs.begin(), pairs.end());
+    std::vector<std::uint64_t> start(n + 1, 0);
+    for (const auto& [s, t] : pairs) ++start[s + 1];
+    for (std::size_t v = 0; v < n; ++v) start[v + 1] += start[v];
+    std::vector<Vertex> targets(pairs.size());
+    {
+      std::vector<std::uint64_t> next(start.begin(), start.end() - 1);
+      for (const auto& [s, t] : pairs) targets[next[s]++] = t;
+    }
+    pairs = {};  // release
     std::vector<std::pair<Vertex, Vertex>> edges;
     std::vector<EdgeWeight> weights;
-    for (std::size_t i = 0; i < pairs.size();) {
-      std::size_t j = i;
-      while (j < pairs.size() && pairs[j] == pairs[i]) ++j;
-      edges.push_back(pairs[i]);
-      weights.push_back({j - i});
-      i = j;
+    for (std::size_t v = 0; v < n; ++v) {
+      const auto first = targets.begin() + static_cast<std::ptrdiff_t>(start[v]);
+      const auto last = targets.begin() + static_cast<std::ptrdiff_t>(start[v + 1]);
+      std::sort(first, last);
+      for (auto i = first; i != last;) {
+        auto j = i;
+        while (j != last && *j == *i) ++j;
+        edges.emplace_back(static_cast<Vertex>(v), *i);
+        weights.push_back({static_cast<std::uint64_t>(j - i)});
+        i = j;
+      }
     }
     return Graph(boost::edges_are_sorted, edges.begin(), edges.end(), weights.begin(), n);
   }
 
+  // Symmetric closure: row v = v's out-edges merged with its in-edges, the
+  // weights of both directions summed. The in-edges come out grouped by
+  // target and sorted by source from one counting-sort pass over the CSR
+  // (which lists edges by source, each row sorted by target).
   static Graph collapse_symmetric(const Graph& directed, std::size_t n) {
-    std::vector<std::tuple<Vertex, Vertex, std::uint64_t>> both;
-    both.reserve(2 * boost::num_edges(directed));
-    for (auto e : boost::make_iterator_range(boost::edges(directed))) {
-      const Vertex s = boost::source(e, directed), t = boost::target(e, directed);
-      both.emplace_back(s, t, directed[e].uses);
-      both.emplace_back(t, s, directed[e].uses);
+    std::vector<std::uint64_t> in_start(n + 1, 0);
+    for (auto e : boost::make_iterator_range(boost::edges(directed))) ++in_start[boost::target(e, directed) + 1];
+    for (std::size_t v = 0; v < n; ++v) in_start[v + 1] += in_start[v];
+    std::vector<Vertex> in_source(boost::num_edges(directed));
+    std::vector<std::uint64_t> in_uses(in_source.size());
+    {
+      std::vector<std::uint64_t> next(in_start.begin(), in_start.end() - 1);
+      for (auto e : boost::make_iterator_range(boost::edges(directed))) {
+        const std::uint64_t slot = next[boost::target(e, directed)]++;
+        in_source[slot] = boost::source(e, directed);
+        in_uses[slot] = directed[e].uses;
+      }
     }
-    std::sort(both.begin(), both.end());
     std::vector<std::pair<Vertex, Vertex>> edges;
     std::vector<EdgeWeight> weights;
-    for (const auto& [s, t, w] : both) {
-      if (!edges.empty() && edges.back() == std::make_pair(s, t)) {
-        weights.back().uses += w;
-      } else {
-        edges.emplace_back(s, t);
-        weights.push_back({w});
+    edges.reserve(2 * in_source.size());
+    weights.reserve(2 * in_source.size());
+    for (std::size_t v = 0; v < n; ++v) {
+      const auto row = static_cast<Vertex>(v);
+      auto [out, out_end] = boost::out_edges(row, directed);
+      std::uint64_t in = in_start[v];
+      const std::uint64_t in_end = in_start[v + 1];
+      while (out != out_end || in != in_end) {
+        const Vertex t = out != out_end ? boost::target(*out, directed) : kAbsent;
+        const Vertex s = in != in_end ? in_source[in] : kAbsent;
+        if (t <= s) {
+          edges.emplace_back(row, t);
+          weights.push_back({directed[*out].uses});
+          ++out;
+          if (t == s) weights.back().uses += in_uses[in++];
+        } else {
+          edges.emplace_back(row, s);
+          weights.push_back({in_uses[in++]});
+        }
       }
     }
     return Graph(boost::edges_are_sorted, edges.begin(), edges.end(), weights.begin(), n);
