@@ -78,7 +78,11 @@ class UnionDagSlicer {
       }
     }
     MemoEntry& slot = memo_[absl::HashOf(a, b) & (memo_.size() - 1)];
-    if (slot.a == a && slot.b == b) return slot.node;
+    // A memo entry is written only when a node is made, and names operands
+    // older than that node: the newest node is in no entry yet, so a chain
+    // s = s (+) x (b newest, as the larger label) skips the probe.
+    const bool b_is_newest = !nodes_.empty() && b == (kNodeBit | static_cast<Label>(nodes_.size() - 1));
+    if (!b_is_newest && slot.a == a && slot.b == b) return slot.node;
     if (nodes_.size() >= kPayloadMask) throw std::length_error("commanalyzer: label DAG full");
     const Label node = kNodeBit | kComputedBit | static_cast<Label>(nodes_.size());
     nodes_.push_back({a, b});
