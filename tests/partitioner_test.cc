@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "commanalyzer/analyzer.h"
+#include "commanalyzer/connectivity_partitioner.h"
+#include "commanalyzer/estimate.h"
 #include "commanalyzer/value_graph.h"
 #include "tests/event_streams.h"
 
@@ -117,6 +119,64 @@ TEST(ValueGraph, EdgesCountUsesAndGraphvizNamesThem) {
   g.write_graphviz(dot);
   EXPECT_NE(dot.str().find("digraph"), std::string::npos);
   EXPECT_NE(dot.str().find("[label=\"2\"]"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace commanalyzer
+
+namespace commanalyzer {
+namespace {
+
+// C = A x B with the sum in a register: C[i][j] is one value computed from
+// row i of A and column j of B. Its communication optimum is the 2-D block
+// decomposition (SUMMA): 2 n^2 (q - 1) doubles on q x q processes; the edge
+// cut prefers 1-D rows, which cost (P - 1) n^2.
+Analyzer<>::ProfileType register_matmul(std::uint64_t n) {
+  Analyzer<> a;
+  const Address C = 0x1000000, A = 0x2000000, B = 0x3000000;
+  for (std::uint64_t i = 0; i < n; ++i)
+    for (std::uint64_t j = 0; j < n; ++j) {
+      Label acc = kNoLabel;
+      for (std::uint64_t k = 0; k < n; ++k) {
+        acc = a.join(acc, a.join(a.load(A + 8 * (i * n + k), 8), a.load(B + 8 * (k * n + j), 8)));
+      }
+      a.store(C + 8 * (i * n + j), 8, acc);
+    }
+  a.finish();
+  return a.take_profile();
+}
+
+TEST(ConnectivityPartitioner, FindsTheTwoDimensionalMatMulDecomposition) {
+  constexpr std::uint64_t n = 32;
+  const auto profile = register_matmul(n);
+  Estimator<Analyzer<>::ProfileType, DensityDistanceScorer, ConnectivityPartitioner> conn(profile);
+  Estimator<Analyzer<>::ProfileType, DensityDistanceScorer, MetisPartitioner> metis(profile);
+  EXPECT_EQ(conn.estimate(2).total_bytes(), n * n * 8);  // one matrix cut in two
+  const std::uint64_t optimum4 = 2 * n * n * 1 * 8;
+  EXPECT_LE(conn.estimate(4).total_bytes(), optimum4 * 105 / 100);
+  EXPECT_GE(conn.estimate(4).total_bytes(), optimum4);
+  EXPECT_LT(conn.estimate(4).total_bytes(), metis.estimate(4).total_bytes());
+}
+
+TEST(ConnectivityPartitioner, BalancesWorkAndKeepsSingletonsReplicated) {
+  Analyzer<> a;
+  const ValueGraph g = stencil_graph(24, a);
+  std::vector<std::uint8_t> excluded(g.vertex_count(), 0);
+  excluded[3] = 1;
+  for (int n : {2, 3, 8}) {
+    const auto owner = ConnectivityPartitioner{}.partition(g, excluded, n);
+    EXPECT_EQ(owner, ConnectivityPartitioner{}.partition(g, excluded, n)) << "deterministic";
+    EXPECT_EQ(owner[3], kReplicated);
+    std::vector<double> work(n, 0);
+    double total = 0;
+    for (ValueGraph::Vertex v = 0; v < g.vertex_count(); ++v) {
+      if (excluded[v]) continue;
+      ASSERT_TRUE(owner[v] >= 0 && owner[v] < n);
+      work[owner[v]] += 1 + g.work(v);
+      total += 1 + g.work(v);
+    }
+    EXPECT_LE(*std::max_element(work.begin(), work.end()), 1.04 * total / n) << n;
+  }
 }
 
 }  // namespace

@@ -24,6 +24,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "commanalyzer/analyzer.h"
+#include "commanalyzer/connectivity_partitioner.h"
 #include "commanalyzer/estimate.h"
 #include "commanalyzer/profile_io.h"
 #include "commanalyzer/report.h"
@@ -35,6 +36,10 @@ ABSL_FLAG(std::string, json, "", "also write the estimates as JSON to this file"
 ABSL_FLAG(std::string, out, "",
           "also write CSV matrices, SVG heatmaps, estimate.json, the graph (dot) and, for analyze, the "
           "instrumented build and its profile into this directory");
+ABSL_FLAG(std::string, partitioner, "connectivity",
+          "how values are mapped to processes: connectivity (hypergraph connectivity, what the cost model "
+          "counts), metis-volume (METIS k-way, communication volume) or metis-cut (METIS k-way, edge cut "
+          "weighted by uses, as in the paper)");
 ABSL_FLAG(std::string, output, "", "build: where to write the instrumented executable");
 ABSL_FLAG(int, n, 128, "demo: grid points per side of the built-in Heat2D example");
 ABSL_FLAG(int, steps, 10, "demo: time steps of the built-in Heat2D example");
@@ -81,6 +86,13 @@ std::string mkdtemp_or_throw() {
   return dir;
 }
 
+void check_partitioner_flag() {
+  const std::string p = absl::GetFlag(FLAGS_partitioner);
+  if (p != "connectivity" && p != "metis-volume" && p != "metis-cut") {
+    throw UsageError(absl::StrCat("--partitioner: '", p, "' is not connectivity, metis-volume or metis-cut"));
+  }
+}
+
 std::vector<int> parse_procs(const std::string& text) {
   std::vector<int> procs;
   for (absl::string_view item : absl::StrSplit(text, ',', absl::SkipWhitespace())) {
@@ -108,13 +120,29 @@ void write_file(const std::filesystem::path& path, const std::function<void(std:
   std::filesystem::rename(tmp, path);
 }
 
+template <class ProfileT, class PartitionerT>
+int report_with(const ProfileT& profile, const std::vector<int>& procs, PartitionerT partitioner);
+
 // Estimates for every process count, with progress on stderr for long runs,
 // then the table and any requested files.
 template <class ProfileT>
 int report(const ProfileT& profile, const std::vector<int>& procs) {
+  const std::string partitioner = absl::GetFlag(FLAGS_partitioner);
+  if (partitioner == "connectivity") return report_with(profile, procs, ConnectivityPartitioner{});
+  if (partitioner == "metis-volume" || partitioner == "metis-cut") {
+    MetisPartitioner metis;
+    metis.objective =
+        partitioner == "metis-cut" ? MetisPartitioner::Objective::kEdgeCut : MetisPartitioner::Objective::kVolume;
+    return report_with(profile, procs, metis);
+  }
+  throw std::logic_error("unchecked --partitioner");
+}
+
+template <class ProfileT, class PartitionerT>
+int report_with(const ProfileT& profile, const std::vector<int>& procs, PartitionerT partitioner) {
   const auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-  Estimator<ProfileT> estimator(profile);
+  Estimator<ProfileT, DensityDistanceScorer, PartitionerT> estimator(profile, {}, partitioner);
   GraphSummary summary{profile.values.count(), profile.flows.flow_count(), estimator.graph().vertex_count(),
                        estimator.graph().edge_count(), 0, profile.iterations()};
   for (auto s : estimator.singletons()) summary.singletons += s;
@@ -214,6 +242,7 @@ int analyze(int argc, char** argv) {
   AnalyzeArgs args = split_analyze_args(argc, argv);
   absl::ParseCommandLine(static_cast<int>(args.for_abseil.size()), args.for_abseil.data());
   const std::vector<int> procs = parse_procs(absl::GetFlag(FLAGS_procs));
+  check_partitioner_flag();
   if (args.build.sources.empty()) throw UsageError("analyze: give at least one C or C++ source file");
   for (const auto& source : args.build.sources) {
     if (!std::filesystem::is_regular_file(source)) {
@@ -277,6 +306,7 @@ int run(int argc, char** argv) {
   for (int i = 2; i < argc; ++i) rest.push_back(argv[i]);
   const std::vector<char*> positional = absl::ParseCommandLine(static_cast<int>(rest.size()), rest.data());
   const std::vector<int> procs = parse_procs(absl::GetFlag(FLAGS_procs));
+  check_partitioner_flag();
   if (command == "demo") {
     if (positional.size() > 1) throw UsageError(absl::StrCat("demo takes no arguments, got '", positional[1], "'"));
     return demo(procs);

@@ -32,13 +32,19 @@ concept Partitioner = requires(const P& partitioner, const ValueGraph& graph,
 };
 
 // Default: METIS multilevel k-way. Deterministic for a given graph (fixed
-// seed). Objective: edge cut (sum of cut use counts) or total communication
-// volume.
+// seed). Objectives:
+//  - volume (default): METIS's total communication volume with each vertex's
+//    size = its exported instances, which is what the cost model counts (a
+//    value travels once per receiving process; pure sinks send nothing);
+//  - edge cut: the paper's weighted sum of cut edges (uses).
 struct MetisPartitioner {
   enum class Objective { kEdgeCut, kVolume };
-  Objective objective = Objective::kEdgeCut;
+  Objective objective = Objective::kVolume;
   int seed = 1;
   int imbalance_permille = 30;  // METIS ufactor: max part weight 1.03 x average
+  bool recursive_bisection = false;  // METIS_PartGraphRecursive instead of k-way
+  int attempts = 1;                  // METIS ncuts: best of this many partitionings
+  bool balance_work = false;         // balance region work instead of all instances
 
   std::vector<ProcId> partition(const ValueGraph& graph, const std::vector<std::uint8_t>& excluded,
                                 int nparts) const {
@@ -56,7 +62,7 @@ struct MetisPartitioner {
     }
     if (nparts == 1 || members.empty()) return owner;
 
-    std::vector<idx_t> xadj{0}, adjncy, adjwgt, vwgt;
+    std::vector<idx_t> xadj{0}, adjncy, adjwgt, vwgt, vsize;
     xadj.reserve(members.size() + 1);
     vwgt.reserve(members.size());
     const auto& g = graph.symmetric();
@@ -71,21 +77,27 @@ struct MetisPartitioner {
         throw std::length_error("commanalyzer: graph too large for 32-bit METIS indices");
       }
       xadj.push_back(static_cast<idx_t>(adjncy.size()));
-      vwgt.push_back(std::max<idx_t>(1, clamp(graph.weight(v))));
+      vwgt.push_back(balance_work ? clamp(graph.work(v)) : std::max<idx_t>(1, clamp(graph.weight(v))));
+      vsize.push_back(clamp(graph.exports(v)));
     }
 
     idx_t options[METIS_NOPTIONS];
     METIS_SetDefaultOptions(options);
     options[METIS_OPTION_SEED] = seed;
     options[METIS_OPTION_UFACTOR] = imbalance_permille;
-    options[METIS_OPTION_OBJTYPE] = objective == Objective::kVolume ? METIS_OBJTYPE_VOL : METIS_OBJTYPE_CUT;
+    options[METIS_OPTION_NCUTS] = attempts;
+    if (!recursive_bisection) {
+      options[METIS_OPTION_OBJTYPE] = objective == Objective::kVolume ? METIS_OBJTYPE_VOL : METIS_OBJTYPE_CUT;
+    }
     idx_t n = static_cast<idx_t>(members.size()), ncon = 1, parts = nparts, objval = 0;
     std::vector<idx_t> part(members.size(), 0);
-    const int status = METIS_PartGraphKway(&n, &ncon, xadj.data(), adjncy.data(), vwgt.data(),
-                                           /*vsize=*/nullptr, adjwgt.data(), &parts,
+    const auto metis = recursive_bisection ? METIS_PartGraphRecursive : METIS_PartGraphKway;
+    const int status = metis(&n, &ncon, xadj.data(), adjncy.data(), vwgt.data(),
+                                           objective == Objective::kVolume ? vsize.data() : nullptr,
+                                           adjwgt.data(), &parts,
                                            /*tpwgts=*/nullptr, /*ubvec=*/nullptr, options, &objval, part.data());
     if (status != METIS_OK) {
-      throw std::runtime_error("commanalyzer: METIS_PartGraphKway failed with status " + std::to_string(status));
+      throw std::runtime_error("commanalyzer: METIS partitioning failed with status " + std::to_string(status));
     }
     for (std::size_t i = 0; i < members.size(); ++i) owner[members[i]] = static_cast<ProcId>(part[i]);
     return owner;

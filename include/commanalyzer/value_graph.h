@@ -47,13 +47,22 @@ class ValueGraph {
     std::vector<std::pair<VertexId, VertexId>> pairs;
     pairs.reserve(profile.flows.source_count());
     g.local_.assign(profile.vertex_count(), kAbsent);
+    std::vector<bool> exported(values.count() + 1, false);  // instance used by another vertex
+    std::vector<std::uint32_t> exports(profile.vertex_count(), 0);
+    std::vector<std::uint32_t> work(profile.vertex_count(), 0);
     profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
       const VertexId sink = values.vertex(v);
       g.local_[sink] = 0;  // mark present
+      work[sink] += static_cast<std::uint32_t>(sources.size());
       for (ValueId s : sources) {
         const VertexId source = values.vertex(s);
         g.local_[source] = 0;
-        if (source != sink) pairs.emplace_back(source, sink);
+        if (source == sink) continue;
+        pairs.emplace_back(source, sink);
+        if (!exported[s]) {
+          exported[s] = true;
+          ++exports[source];
+        }
       }
     });
     // Dense numbering in VertexId order: deterministic for a given profile.
@@ -63,6 +72,8 @@ class ValueGraph {
       g.global_.push_back(x);
       g.home_.push_back(profile.vertex_home[x]);
       g.weight_.push_back(profile.vertex_weight[x]);
+      g.exports_.push_back(exports[x]);
+      g.work_.push_back(work[x]);
     }
     for (auto& [s, t] : pairs) {
       s = g.local_[s];
@@ -82,6 +93,13 @@ class ValueGraph {
   VertexId global(Vertex v) const { return global_[v]; }
   Address home(Vertex v) const { return home_[v]; }
   std::uint32_t weight(Vertex v) const { return weight_[v]; }
+  // Distinct instances of v that other vertices use: what v may have to
+  // send, once per receiving process (a volume partitioner's vertex size).
+  std::uint32_t exports(Vertex v) const { return exports_[v]; }
+  // Source uses of v's instances computed inside the region: the work its
+  // owner does (owner computes; a register accumulation over n terms counts
+  // n, not 1). Inputs and set-up values have none.
+  std::uint32_t work(Vertex v) const { return work_[v]; }
   // Number of distinct neighbours, either direction (the paper's value degree).
   std::size_t degree(Vertex v) const { return boost::out_degree(v, symmetric_); }
 
@@ -178,6 +196,8 @@ class ValueGraph {
   std::vector<VertexId> global_;
   std::vector<Address> home_;
   std::vector<std::uint32_t> weight_;
+  std::vector<std::uint32_t> exports_;
+  std::vector<std::uint32_t> work_;
 };
 
 }  // namespace commanalyzer
