@@ -184,3 +184,34 @@ TEST(CostModel, MetisEstimateOfJacobiIsAHaloPerIteration) {
 
 }  // namespace
 }  // namespace commanalyzer
+
+namespace commanalyzer {
+namespace {
+
+// gsum += sum(x) every iteration, gsum only read after the region: one
+// Allreduce per iteration (as MiniGhost's MPI version does), not one in all.
+TEST(CostModel, SingletonContributionsAreReducedEveryIteration) {
+  constexpr std::uint64_t n = 64;
+  constexpr int steps = 5;
+  Analyzer<> a;
+  const testing::Array x{0x10000}, gsum{0x40000};
+  a.store(gsum.at(0), 8, kComputedBit);
+  a.region_begin();
+  for (int t = 0; t < steps; ++t) {
+    for (std::uint64_t i = 0; i < n; ++i) a.store(x.at(i), 8, a.compute(a.load(x.at(i), 8)));  // x[i] = f(x[i])
+    Label sum = kNoLabel;
+    for (std::uint64_t i = 0; i < n; ++i) sum = a.join(sum, a.load(x.at(i), 8));
+    a.store(gsum.at(0), 8, a.join(a.load(gsum.at(0), 8), sum));
+    a.iteration();
+  }
+  a.region_end();
+  Estimator<Analyzer<>::ProfileType> est(a.profile());
+  const CommEstimate e = est.estimate(4);
+  EXPECT_EQ(e.allreduces, static_cast<std::uint64_t>(steps));
+  EXPECT_EQ(e.allreduce_bytes, steps * 2 * 3 * 8u);
+  EXPECT_EQ(e.collective_calls, static_cast<std::uint64_t>(steps));
+  for (int t = 0; t < steps; ++t) EXPECT_EQ(e.phase_bytes[t], 2 * 3 * 8u) << t;
+}
+
+}  // namespace
+}  // namespace commanalyzer

@@ -14,8 +14,10 @@
 //  - contributors on one process, or an input read once: Bcast, (N-1)m;
 //  - no contributors and not an input (computed from replicated data or
 //    constants): nothing, every process computes it.
-// The newest instance of a singleton vertex is published at its end even if
-// nothing uses it (a global residual only tested in a branch condition).
+// Contributions still pending at the end of an iteration are reduced in
+// that iteration (SPMD codes keep replicated values consistent every step:
+// `gsum += local_sum` each step is an Allreduce each step, not one at the
+// end), and so are those pending at the end of the region.
 // Messages: one per (sender, receiver, iteration) with traffic, plus one
 // call per (collective kind, iteration).
 #ifndef COMMANALYZER_COST_MODEL_H_
@@ -126,6 +128,10 @@ struct LogicalVolumeCostModel {
 
     void flow(ValueId v, std::span<const ValueId> sources) {
       const std::size_t phase = profile.phase_of(v);
+      if (phase != current_phase) {
+        publish_pending(current_phase);
+        current_phase = phase;
+      }
       const ProcId q = owner_of(v);
       if (q == kReplicated) {
         const VertexId chain = profile.values.vertex(v);
@@ -143,7 +149,10 @@ struct LogicalVolumeCostModel {
             publish(s, phase);
           }
         }
-        if (c != kNone) contributors[v] = c;
+        if (c != kNone) {
+          contributors[v] = c;
+          pending[chain] = v;  // the newest unreduced instance of this chain
+        }
         return;
       }
       for (ValueId s : sources) {
@@ -171,6 +180,7 @@ struct LogicalVolumeCostModel {
 
     void publish(ValueId s, std::size_t phase) {
       if (!published.insert(s).second) return;
+      if (auto p = pending.find(profile.values.vertex(s)); p != pending.end() && p->second == s) pending.erase(p);
       auto it = contributors.find(s);
       const ProcId c = it == contributors.end() ? kNone : it->second;
       if (c == kMany) {
@@ -180,15 +190,18 @@ struct LogicalVolumeCostModel {
       }
     }
 
-    // The newest instance of each singleton vertex, if it still carries
-    // unreduced contributions, is reduced at the end of its chain.
-    void publish_chain_ends() {
-      for (ValueGraph::Vertex x = 0; x < graph.vertex_count(); ++x) {
-        if (owner[x] != kReplicated) continue;
-        const ValueId last = profile.vertex_last[graph.global(x)];
-        if (last != kNoValue && contributors.contains(last)) publish(last, profile.phase_of(last));
-      }
+    // Reduces every chain's newest instance that still carries unreduced
+    // contributions (in vertex order: deterministic).
+    void publish_pending(std::size_t phase) {
+      std::vector<ValueId> due;
+      due.reserve(pending.size());
+      for (const auto& [vertex, instance] : pending) due.push_back(instance);
+      std::sort(due.begin(), due.end());
+      for (ValueId s : due) publish(s, phase);
+      pending.clear();
     }
+
+    void publish_chain_ends() { publish_pending(current_phase); }
 
     void collective(Kind kind, ValueId s, std::size_t phase) {
       if (n == 1) return;
@@ -225,6 +238,8 @@ struct LogicalVolumeCostModel {
     absl::flat_hash_set<std::uint64_t> delivered;  // instance * n + receiving process
     absl::flat_hash_set<ValueId> published;
     absl::flat_hash_map<ValueId, ProcId> contributors;
+    absl::flat_hash_map<VertexId, ValueId> pending;  // singleton chain -> newest unreduced instance
+    std::size_t current_phase = 0;
     std::vector<std::size_t> last_message_phase;  // phase + 1 of the last counted message
     std::size_t last_collective_phase[2];
     std::vector<std::uint64_t> sent_bytes, sent_messages;
