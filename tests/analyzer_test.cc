@@ -157,5 +157,60 @@ TEST(Region, OnlyFlowsInsideTheRegionCount) {
   EXPECT_EQ(a.profile().phase_of(flows[1].first), 1u);
 }
 
+// Branch decisions (Analyzer::use): a compound label is consumed like a
+// store to the site's virtual location; one value, or f(one value), is not.
+template <class S>
+class BranchUse : public ::testing::Test {};
+using BothSlicers = ::testing::Types<UnionDagSlicer, InternedSetSlicer>;
+TYPED_TEST_SUITE(BranchUse, BothSlicers);
+
+TYPED_TEST(BranchUse, CompoundLabelCreatesOneValueFromItsSources) {
+  Analyzer<PagedShadowMemory<>, TypeParam> a;
+  const Array x{0x10000};
+  // diff = max(diff, f(x[i])) over 100 elements, kept in a register.
+  Label residual = kNoLabel;
+  std::vector<ValueId> sources;
+  for (std::uint64_t i = 0; i < 100; ++i) {
+    residual = a.join(residual, a.compute(a.load(x.at(i), 8)));
+    sources.push_back(a.value_at(x.at(i)));
+  }
+  EXPECT_TRUE(a.slicer().is_compound(residual));
+  const std::size_t before = a.profile().values.count();
+  a.use(residual, 7);
+  ASSERT_EQ(a.profile().values.count(), before + 1);
+  const auto v = static_cast<ValueId>(a.profile().values.count());
+  EXPECT_EQ(a.value_at(kUseSiteBase + 8 * 7), v);
+  EXPECT_FALSE(a.profile().values.is_input(v));
+  EXPECT_EQ(flows_of(a.profile()), (std::vector<Flow>{{v, sources}}));
+  EXPECT_EQ(a.stats().uses, 1u);
+
+  // Evaluated again: a new instance on a vertex of its own (it does not
+  // read the previous decision, so the two are not coalesced).
+  a.use(residual, 7);
+  const auto w = static_cast<ValueId>(a.profile().values.count());
+  EXPECT_EQ(w, v + 1);
+  EXPECT_NE(a.profile().values.vertex(w), a.profile().values.vertex(v));
+  EXPECT_EQ(a.value_at(kUseSiteBase + 8 * 7), w);
+  EXPECT_EQ(a.profile().flows.flow_count(), 2u);
+  EXPECT_EQ(a.stats().uses, 2u);
+}
+
+TYPED_TEST(BranchUse, LeafAndLeafComputedLabelsRecordNothing) {
+  Analyzer<PagedShadowMemory<>, TypeParam> a;
+  const Array x{0x10000};
+  const Label leaf = a.load(x.at(0), 8);
+  const std::size_t before = a.profile().values.count();
+  for (const Label label : {leaf, a.compute(leaf), a.join(leaf, kNoLabel), a.join(leaf, leaf), kNoLabel,
+                            kComputedBit}) {
+    EXPECT_FALSE(a.slicer().is_compound(label)) << label;
+    a.use(label, 3);
+  }
+  EXPECT_EQ(a.profile().values.count(), before);
+  EXPECT_EQ(a.profile().flows.flow_count(), 0u);
+  EXPECT_EQ(a.value_at(kUseSiteBase + 8 * 3), kNoValue);
+  EXPECT_EQ(a.stats().uses, 0u);
+  EXPECT_EQ(a.stats().stores, 0u);
+}
+
 }  // namespace
 }  // namespace commanalyzer

@@ -8,6 +8,7 @@
 //   a.store(addr, size, r);             // Algorithm 2: create or replicate
 //   a.copy(dst, src, size);             // memcpy: replicate
 //   a.fill(dst, size);                  // memset: new constant values
+//   a.use(l, site);                     // l decides a branch: consumed
 //   a.region_begin(); a.iteration(); a.region_end(); a.finish();
 //
 // The result is a Profile (profile.h), which estimate.h turns into the
@@ -34,7 +35,14 @@ struct AnalyzerStats {
   std::uint64_t replications = 0;  // stores that copied a value
   std::uint64_t creations = 0;     // stores that created a value
   std::uint64_t inputs = 0;        // values created by a first read
+  std::uint64_t uses = 0;          // branch decisions on compound labels
+                                   // (also counted in stores and creations)
 };
+
+// Virtual locations of branch decisions (Analyzer::use): site k is the word
+// at kUseSiteBase + 8k, in the top of the address space, where no user
+// program has memory (user space ends far below on every 64-bit target).
+inline constexpr Address kUseSiteBase = 0xfff0'0000'0000'0000;
 
 template <ShadowMemory Shadow = PagedShadowMemory<>, Slicer SlicerT = UnionDagSlicer,
           CoalescingPolicy Coalescing = CoalesceExclusiveUpdates, ValueStore Values = CompactValueStore,
@@ -104,6 +112,20 @@ class Analyzer {
     const ValueId v = new_value(addr, size, /*input=*/false, vertex);
     if (counting_ && !sources_.empty()) profile_.flows.append(v, sources_);
     for (std::uint64_t w = first; w <= last; ++w) assign_word(w, v);
+  }
+
+  // A branch or switch at static `site` decided by data `label`. Every SPMD
+  // process takes the same branch, so the data is consumed there: a compound
+  // label (two or more values) is stored to the site's virtual location, a
+  // new value instance each time (it does not read the previous decision, so
+  // it is never coalesced with it). A decision on one value, or on f(one
+  // value), is local to that value's owner and records nothing. A large
+  // decision computed from distributed values (a residual) is a singleton
+  // computed from distributed data: an Allreduce per evaluation.
+  void use(Label label, std::uint32_t site) {
+    if (!slicer_.is_compound(label)) return;
+    ++stats_.uses;
+    store(kUseSiteBase + Address{8} * site, 8, label);
   }
 
   // memcpy/memmove: every word of the destination takes the value of the

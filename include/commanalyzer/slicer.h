@@ -31,6 +31,9 @@ concept Slicer = requires(S slicer, const S& const_slicer, Label a, Label b, Val
   { slicer.join(a, b) } -> std::same_as<Label>;
   // Is the label exactly one value straight from a load (a replication)?
   { const_slicer.leaf_value(a) } -> std::same_as<ValueId>;
+  // Does the label name two or more values (an interior node)? False for
+  // 0, a leaf, and a leaf or 0 marked computed.
+  { const_slicer.is_compound(a) } -> std::same_as<bool>;
   // Writes the source set of `a` into out (cleared first), sorted, unique.
   { slicer.flatten(a, out) };
   { const_slicer.memory_bytes() } -> std::convertible_to<std::size_t>;
@@ -58,6 +61,9 @@ class UnionDagSlicer {
   ValueId leaf_value(Label a) const {
     return (a & (kComputedBit | kNodeBit)) == 0 ? static_cast<ValueId>(a) : kNoValue;
   }
+
+  // Every node joins two distinct non-empty labels: it names >= 2 values.
+  bool is_compound(Label a) const { return (a & kNodeBit) != 0; }
 
   Label join(Label a, Label b) {
     a &= ~kComputedBit;
@@ -187,6 +193,10 @@ class InternedSetSlicer {
   ValueId leaf_value(Label a) const {
     return (a & (kComputedBit | kNodeBit)) == 0 ? static_cast<ValueId>(a) : kNoValue;
   }
+
+  // A set gets a node label only from a join of two distinct labels, so it
+  // holds >= 2 ids.
+  bool is_compound(Label a) const { return (a & kNodeBit) != 0; }
 
   Label join(Label a, Label b) {
     a &= ~kComputedBit;
