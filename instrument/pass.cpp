@@ -10,7 +10,11 @@
 // What carries a label and what does not (DESIGN.md, "Semantics contract"):
 //   - pointers are structure, not values: no labels, address arithmetic and
 //     index values used only in addresses never reach the loaded data;
-//   - branch conditions and loop control reach nothing (we only follow data);
+//   - branch conditions and loop control reach no stored value (we only
+//     follow data), but the data that decides a conditional branch or switch
+//     is *consumed* there: every process of an SPMD program takes the same
+//     branch, so it must know that data. The pass reports it with __ca_use
+//     (a global residual tested only in a loop condition is an Allreduce);
 //   - a load yields a leaf label from the runtime (__ca_load); a copy-like
 //     instruction (bitcast/trunc/zext/sext/extract) keeps its operand's label;
 //     every arithmetic/logic/compare/math step is a *computation*: the label is
@@ -19,7 +23,11 @@
 // Structure (per function, like DFSan):
 //   1. "needed" analysis: starting from the sinks (stores, returns, argument
 //      passing) walk the data operands backwards; only those values get shadow
-//      code, so e.g. a comparison that only feeds a branch costs nothing.
+//      code. Branch conditions are sinks too, but only for the part of their
+//      slice that can carry a value instance ("leafy": loads, call results,
+//      arguments and what is computed from them): loop counters and other
+//      values derived from constants alone get no shadow code, and a branch
+//      on them no hook.
 //   2. one pass over the instructions in reverse post order (defs before
 //      uses): hooks for loads/stores/memcpy/memset/calls/returns, and shadow
 //      code for the needed values. Shadow phis are created empty and filled at
@@ -49,6 +57,7 @@
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
+#include "llvm/Support/xxhash.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
@@ -245,7 +254,7 @@ Rule ruleFor(const Instruction &I, SmallVectorImpl<Value *> &Ops) {
 struct Runtime {
   Type *I32, *I64, *Ptr;
   ArrayType *ArgLabelsTy;
-  FunctionCallee Load, Store, Clear, MemCpy, MemSet, Union;
+  FunctionCallee Load, Store, Clear, MemCpy, MemSet, Union, Use;
   GlobalVariable *ArgLabels, *ArgCallee, *RetLabel, *RetValid;
 
   explicit Runtime(Module &M) {
@@ -265,6 +274,7 @@ struct Runtime {
     MemCpy = fn("__ca_memcpy", Void, {Ptr, Ptr, I64});
     MemSet = fn("__ca_memset", Void, {Ptr, I64});
     Union = fn("__ca_union", I64, {I64, I64});
+    Use = fn("__ca_use", Void, {I64, I32});
     ArgLabelsTy = ArrayType::get(I64, kMaxArgLabels);
     ArgLabels = tls(M, "__ca_arg_labels", ArgLabelsTy);
     ArgCallee = tls(M, "__ca_arg_callee", Ptr);
@@ -298,10 +308,14 @@ public:
       for (Instruction &I : *BB)
         Insts.push_back(&I);
     }
+    computeLeafy(Insts);
     computeNeeded(Insts);
     emitPrologue();
-    for (Instruction *I : Insts)
+    for (Instruction *I : Insts) {
       visit(*I);
+      if (OwnDecision.count(I))
+        computeDecisionShadow(*I);
+    }
     // Fill the shadow phis now that every incoming label exists. The
     // incoming blocks are read from the original phi at this point, because
     // splitting blocks (inline union) has updated them in both phis.
@@ -309,6 +323,11 @@ public:
       for (unsigned K = 0, E = Orig->getNumIncomingValues(); K != E; ++K) {
         BasicBlock *In = Orig->getIncomingBlock(K);
         Shadow->addIncoming(shadowOf(Orig->getIncomingValue(K)), In);
+      }
+    for (auto [Orig, Shadow] : PendingDecisionPhis)
+      for (unsigned K = 0, E = Orig->getNumIncomingValues(); K != E; ++K) {
+        BasicBlock *In = Orig->getIncomingBlock(K);
+        Shadow->addIncoming(decisionShadowOf(Orig->getIncomingValue(K)), In);
       }
   }
 
@@ -318,6 +337,12 @@ private:
   const DataLayout &DL;
   SmallPtrSet<BasicBlock *, 32> Reachable;
   SmallPtrSet<Value *, 32> Needed;          // values whose label is used
+  SmallPtrSet<Value *, 32> Leafy;           // labels that may name a value
+  SmallPtrSet<Value *, 32> Decided;         // labels a __ca_use depends on
+  SmallPtrSet<Value *, 32> OwnDecision;     // ... that differ from Shadows
+  DenseMap<Value *, Value *> DecisionShadows; // their decision labels
+  SmallVector<std::pair<PHINode *, PHINode *>, 16> PendingDecisionPhis;
+  DenseMap<Instruction *, uint32_t> UseSites; // branches reported by __ca_use
   DenseMap<Value *, Value *> Shadows;       // value -> its i64 label
   SmallVector<std::pair<PHINode *, PHINode *>, 16> PendingPhis;
 
@@ -371,6 +396,195 @@ private:
       ruleFor(*I, Ops);
       for (Value *Op : Ops)
         need(Op);
+    }
+    computeDecided(Insts);
+  }
+
+  // The operands whose labels flow into V's *decision* label: ruleFor's,
+  // and the condition of a select. `if (d > diff) diff = d;` is a select;
+  // the maximum it keeps is decided by every element compared, not only by
+  // the one kept, so a branch on it depends on all of them (DFSan does this
+  // for every select). Stored data keeps the thin slice.
+  static void decisionOperands(Instruction &I, SmallVectorImpl<Value *> &Ops) {
+    ruleFor(I, Ops);
+    if (auto *S = dyn_cast<SelectInst>(&I))
+      Ops.push_back(S->getCondition());
+  }
+
+  // Branch conditions that are not loop control get a __ca_use with their
+  // decision label. Only leafy operands are followed: the others have label
+  // 0 or CA_COMPUTED_BIT, which __ca_use cannot tell apart from no operand
+  // (__ca_union(0, b) == __ca_union(CA_COMPUTED_BIT, b)). A decision label
+  // is the ordinary label (Shadows) unless the value is computed from a
+  // select or needs no ordinary label (OwnDecision: DecisionShadows).
+  void computeDecided(ArrayRef<Instruction *> Insts) {
+    SmallVector<Value *, 64> Work;
+    auto decide = [&](Value *V) {
+      if (Leafy.count(V) && Decided.insert(V).second)
+        Work.push_back(V);
+    };
+    // Site ids: a hash of the function name, and the position in the
+    // instruction list (distinct positions give distinct ids in a function).
+    const uint32_t FnHash = static_cast<uint32_t>(xxHash64(F.getName()));
+    for (size_t Pos = 0; Pos < Insts.size(); ++Pos) {
+      Instruction *I = Insts[Pos];
+      Value *C = branchCondition(*I);
+      if (!C || !Leafy.count(C) || isLoopControl(C))
+        continue;
+      UseSites[I] = FnHash ^ (static_cast<uint32_t>(Pos) * 0x9E3779B1u);
+      decide(C);
+    }
+    SmallVector<Value *, 64> Own;
+    while (!Work.empty()) {
+      Value *V = Work.pop_back_val();
+      auto *I = dyn_cast<Instruction>(V);
+      SmallVector<Value *, 4> Ops;
+      const bool Hook = !I || hasHookLabel(*I);
+      if (Hook)
+        Needed.insert(V); // arguments, loads, calls: the label is the hook's
+      else if (Reachable.count(I->getParent()))
+        decisionOperands(*I, Ops);
+      if (!Hook && (isa<SelectInst>(V) || !Needed.count(V)))
+        Own.push_back(V);
+      for (Value *Op : Ops)
+        decide(Op);
+    }
+    // OwnDecision: the seeds, and every decided value computed from one.
+    while (!Own.empty()) {
+      Value *V = Own.pop_back_val();
+      if (!OwnDecision.insert(V).second)
+        continue;
+      for (User *U : V->users()) {
+        auto *I = dyn_cast<Instruction>(U);
+        if (!I || !Decided.count(I) || hasHookLabel(*I))
+          continue;
+        SmallVector<Value *, 4> Ops;
+        decisionOperands(*I, Ops);
+        if (is_contained(Ops, V))
+          Own.push_back(I);
+      }
+    }
+  }
+
+  // Values whose label a hook provides; and invokes, whose label is
+  // computed on an edge block of their own (builderAfter): their decision
+  // label is their ordinary label.
+  static bool hasHookLabel(Instruction &I) {
+    if (isa<LoadInst>(I) || isa<AtomicRMWInst>(I) ||
+        isa<AtomicCmpXchgInst>(I) || isa<InvokeInst>(I))
+      return true;
+    auto *CB = dyn_cast<CallBase>(&I);
+    return CB && classifyCall(*CB) == CallKind::Protocol;
+  }
+
+  // Loop control is not a decision on data (DESIGN.md): a comparison of an
+  // induction variable with a bound, even a bound loaded from memory (CSR
+  // row pointers: `p < rowptr[i + 1]`) or computed from several values
+  // (`k < nx * ny`), and the guard of a rotated loop, which compares its
+  // start with its bound (`rowptr[i] < rowptr[i + 1]`, `n > 0`). Each
+  // process of the SPMD program runs its own iterations; the bounds are
+  // structure, like an index used as an address.
+  static bool isLoopControl(Value *C) {
+    auto *Cmp = dyn_cast<ICmpInst>(C);
+    if (!Cmp)
+      return false;
+    Value *A = Cmp->getOperand(0), *B = Cmp->getOperand(1);
+    if (isInduction(A) || isInduction(B))
+      return true;
+    auto bound = [](Value *X) {
+      return isa<Constant>(X) || boundsInduction(X);
+    };
+    return bound(A) && bound(B);
+  }
+
+  // X (or a cast of X) starts an induction variable or is compared with one.
+  static bool boundsInduction(Value *X) {
+    SmallVector<Value *, 4> Forms = {X};
+    for (User *U : X->users())
+      if (isa<CastInst>(U))
+        Forms.push_back(U);
+    for (Value *Form : Forms)
+      for (User *U : Form->users()) {
+        if (auto *P = dyn_cast<PHINode>(U); P && isInduction(P))
+          return true;
+        if (auto *Cmp = dyn_cast<ICmpInst>(U))
+          if (isInduction(Cmp->getOperand(0)) ||
+              isInduction(Cmp->getOperand(1)))
+            return true;
+      }
+    return false;
+  }
+
+  // A phi advanced by a constant step around its loop (i = phi(i0, i + c)),
+  // or its next value i + c (the rotated loop's exit test); through casts.
+  static bool isInduction(Value *V) {
+    while (auto *Cast = dyn_cast<CastInst>(V))
+      V = Cast->getOperand(0);
+    auto steps = [](Value *Next, PHINode *P) {
+      auto *BO = dyn_cast<BinaryOperator>(Next);
+      if (!BO || (BO->getOpcode() != Instruction::Add &&
+                  BO->getOpcode() != Instruction::Sub))
+        return false;
+      return (BO->getOperand(0) == P && isa<Constant>(BO->getOperand(1))) ||
+             (BO->getOperand(1) == P && isa<Constant>(BO->getOperand(0)));
+    };
+    auto isIV = [&](PHINode *P) {
+      return any_of(P->incoming_values(),
+                    [&](Value *In) { return steps(In, P); });
+    };
+    if (auto *P = dyn_cast<PHINode>(V))
+      return isIV(P);
+    if (auto *BO = dyn_cast<BinaryOperator>(V))
+      for (Value *Op : BO->operands())
+        if (auto *P = dyn_cast<PHINode>(Op))
+          if (steps(BO, P) && is_contained(P->incoming_values(), BO))
+            return true;
+    return false;
+  }
+
+  // The condition of a conditional branch or a switch (select is data, not
+  // control flow: see ruleFor).
+  static Value *branchCondition(Instruction &I) {
+    if (auto *BI = dyn_cast<BranchInst>(&I))
+      return BI->isConditional() ? BI->getCondition() : nullptr;
+    if (auto *SI = dyn_cast<SwitchInst>(&I))
+      return SI->getCondition();
+    return nullptr;
+  }
+
+  // Leafy values: those whose label may name a value instance at run time.
+  // Seeds are the values whose label comes from the runtime or a caller
+  // (loads, atomic updates, possibly instrumented calls, arguments); then
+  // everything that takes a label from a leafy operand (decisionOperands:
+  // ruleFor's, and a select's condition). The rest have label 0 or
+  // CA_COMPUTED_BIT (constants, loop counters).
+  void computeLeafy(ArrayRef<Instruction *> Insts) {
+    SmallVector<Value *, 64> Work;
+    auto mark = [&](Value *V) {
+      if (isDataType(V->getType()) && Leafy.insert(V).second)
+        Work.push_back(V);
+    };
+    for (Argument &A : F.args())
+      mark(&A);
+    for (Instruction *I : Insts) {
+      if (isa<LoadInst>(I) || isa<AtomicRMWInst>(I) ||
+          isa<AtomicCmpXchgInst>(I))
+        mark(I);
+      else if (auto *CB = dyn_cast<CallBase>(I))
+        if (!isa<CallBrInst>(CB) && classifyCall(*CB) == CallKind::Protocol)
+          mark(I);
+    }
+    while (!Work.empty()) {
+      Value *V = Work.pop_back_val();
+      for (User *U : V->users()) {
+        auto *I = dyn_cast<Instruction>(U);
+        if (!I || Leafy.count(I) || !Reachable.count(I->getParent()))
+          continue;
+        SmallVector<Value *, 4> Ops;
+        decisionOperands(*I, Ops);
+        if (is_contained(Ops, V))
+          mark(I);
+      }
     }
   }
 
@@ -449,10 +663,11 @@ private:
 
   // A computation over the labels of Ops: fold pairwise with __ca_union,
   // inlining the two cases the ABI defines (a == b, which covers both == 0).
-  Value *emitCompute(IRBuilder<> &B, ArrayRef<Value *> Ops) {
+  Value *emitCompute(IRBuilder<> &B, ArrayRef<Value *> Ops,
+                     bool Decision = false) {
     SmallVector<Value *, 4> Ls;
     for (Value *Op : Ops) {
-      Value *L = shadowOf(Op);
+      Value *L = Decision ? decisionShadowOf(Op) : shadowOf(Op);
       // An operand with no label (a constant) does not take part: x * 2.0 is
       // a one-operand computation on x.
       if (!isZero(L) && !is_contained(Ls, L))
@@ -485,7 +700,8 @@ private:
 
   void computeShadow(Instruction &I) {
     SmallVector<Value *, 4> Ops;
-    switch (ruleFor(I, Ops)) {
+    const Rule R = ruleFor(I, Ops);
+    switch (R) {
     case Rule::Phi: {
       auto *Orig = cast<PHINode>(&I);
       PHINode *P = PHINode::Create(RT.I64, Orig->getNumIncomingValues(),
@@ -524,6 +740,51 @@ private:
     }
   }
 
+  // The decision label of an OwnDecision value (see computeDecided), right
+  // after it (before its ordinary label's code, if any: neither reads the
+  // other).
+  void computeDecisionShadow(Instruction &I) {
+    SmallVector<Value *, 4> Ops;
+    const Rule R = ruleFor(I, Ops);
+    if (R == Rule::Phi) {
+      auto *Orig = cast<PHINode>(&I);
+      PHINode *P = PHINode::Create(RT.I64, Orig->getNumIncomingValues(),
+                                   I.getName() + ".ca.decision", Orig);
+      PendingDecisionPhis.push_back({Orig, P});
+      DecisionShadows[&I] = P;
+      return;
+    }
+    IRBuilder<> B(I.getNextNode()); // never an invoke (hasHookLabel)
+    Value *L = computedBit();
+    switch (R) {
+    case Rule::Same:
+      L = Ops.empty() ? zero() : decisionShadowOf(Ops[0]);
+      break;
+    case Rule::Select:
+      L = B.CreateSelect(I.getOperand(0), decisionShadowOf(I.getOperand(1)),
+                         decisionShadowOf(I.getOperand(2)));
+      break;
+    case Rule::Combine:
+      L = zero();
+      for (Value *Op : Ops)
+        L = emitCombine(B, L, decisionShadowOf(Op));
+      break;
+    case Rule::Compute:
+      L = emitCompute(B, Ops, /*Decision=*/true);
+      break;
+    default:
+      break;
+    }
+    if (auto *S = dyn_cast<SelectInst>(&I))
+      L = emitComputeLabels(B, decisionShadowOf(S->getCondition()), L);
+    DecisionShadows[&I] = L;
+  }
+
+  Value *decisionShadowOf(Value *V) {
+    auto It = DecisionShadows.find(V);
+    return It == DecisionShadows.end() ? shadowOf(V) : It->second;
+  }
+
   // Accesses are split into pieces of at most kMaxAccess bytes (only huge
   // aggregates and vectors need this).
   Value *emitLoadHook(IRBuilder<> &B, Value *Addr, uint64_t Size) {
@@ -550,6 +811,9 @@ private:
   }
 
   void visit(Instruction &I) {
+    if (I.isTerminator())
+      if (auto It = UseSites.find(&I); It != UseSites.end())
+        return visitBranch(I, It->second);
     if (auto *LI = dyn_cast<LoadInst>(&I))
       return visitLoad(*LI);
     if (auto *SI = dyn_cast<StoreInst>(&I))
@@ -564,6 +828,15 @@ private:
       return visitReturn(*RI);
     if (Needed.count(&I))
       computeShadow(I);
+  }
+
+  // A conditional branch or switch on leafy data: report the decision.
+  void visitBranch(Instruction &I, uint32_t Site) {
+    Value *L = decisionShadowOf(branchCondition(I));
+    if (isZero(L))
+      return;
+    IRBuilder<> B(&I);
+    B.CreateCall(RT.Use, {L, B.getInt32(Site)});
   }
 
   // Calls Fn(leaf type, byte offset) for the scalar/vector fields of T.

@@ -41,7 +41,7 @@ void write_profile_at_exit() {
   info.word_bytes = RuntimeAnalyzer::kWordBytes;
   info.metadata = "loads=" + std::to_string(s.loads) + " stores=" + std::to_string(s.stores) +
                   " replications=" + std::to_string(s.replications) + " creations=" + std::to_string(s.creations) +
-                  " inputs=" + std::to_string(s.inputs) + " analysis_memory_bytes=" + std::to_string(a.memory_bytes());
+                  " inputs=" + std::to_string(s.inputs) + " uses=" + std::to_string(s.uses) + " analysis_memory_bytes=" + std::to_string(a.memory_bytes());
   try {
     commanalyzer::save_profile(path, a.profile(), info);
   } catch (const std::exception& e) {
@@ -81,6 +81,8 @@ void __ca_memset(void* dst, uint64_t size) { analyzer().fill(address(dst), size)
 
 ca_label __ca_union(ca_label a, ca_label b) { return analyzer().join(a, b); }
 
+void __ca_use(ca_label label, uint32_t site) { analyzer().use(label, site); }
+
 void __commanalyzer_region_begin(void) { analyzer().region_begin(); }
 void __commanalyzer_region_end(void) { analyzer().region_end(); }
 void __commanalyzer_iteration(void) { analyzer().iteration(); }
@@ -108,6 +110,8 @@ int __ca_debug_is_input(uint32_t value) {
 }
 
 uint64_t __ca_debug_value_count(void) { return analyzer().profile().values.count(); }
+
+uint64_t __ca_debug_use_count(void) { return analyzer().stats().uses; }
 
 uint64_t __ca_debug_p2p_bytes(int procs, int (*owner)(uintptr_t home, int procs)) {
   RuntimeAnalyzer& recorded = analyzer();

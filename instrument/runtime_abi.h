@@ -12,7 +12,9 @@
 // inline the common cases without calling the runtime:
 //   - a label is "none" iff it equals 0;
 //   - ca_label_compute(a) == a | CA_COMPUTED_BIT (including a == 0: a
-//     computation from constants only is still a computation).
+//     computation from constants only is still a computation);
+//     correspondingly __ca_union(0, b) == b | CA_COMPUTED_BIT (and
+//     __ca_union(a, 0) == a | CA_COMPUTED_BIT).
 #ifndef COMMANALYZER_INSTRUMENT_RUNTIME_ABI_H_
 #define COMMANALYZER_INSTRUMENT_RUNTIME_ABI_H_
 
@@ -41,6 +43,15 @@ void __ca_memset(void* dst, uint64_t size);
 // Callers may skip the call when a == 0 && b == 0 (result: CA_COMPUTED_BIT)
 // or a == b (result: a | CA_COMPUTED_BIT).
 ca_label __ca_union(ca_label a, ca_label b);
+
+// Control flow: the data `label` decides a conditional branch or switch at
+// static site `site` (an id unique within the module, e.g. a hash of the
+// function name and the instruction's position; collisions are harmless).
+// In SPMD every process takes the same branch, so the data is consumed
+// there even if it never reaches memory (a global residual tested in a loop
+// condition). Callers may skip the call when the label is 0 or can only be
+// 0 or CA_COMPUTED_BIT (derived from constants and loop counters only).
+void __ca_use(ca_label label, uint32_t site);
 
 // Calls between instrumented functions. Before a call the caller writes the
 // argument labels and sets __ca_arg_callee to the callee's address; an

@@ -22,6 +22,8 @@ uint32_t __ca_debug_value_at(const void* addr);
 size_t __ca_debug_sources(uint32_t value, uint32_t* out, size_t capacity);
 int __ca_debug_is_input(uint32_t value);
 uint64_t __ca_debug_value_count(void);
+// Branch decisions recorded so far (__ca_use calls with a compound label).
+uint64_t __ca_debug_use_count(void);
 // Point-to-point and total bytes for `procs` processes with a fixed owner
 // map (owner of a vertex from its home address) and no singleton detection.
 // Analysis is paused while it runs, so the callback may read memory.

@@ -208,6 +208,12 @@ ca_label __ca_union(ca_label a, ca_label b) {
   return memo[h].r;
 }
 
+// Branch decisions are not part of the trace format (INPUT/VALUE/COPY).
+void __ca_use(ca_label label, uint32_t site) {
+  (void)label;
+  (void)site;
+}
+
 // ---- memory hooks
 ca_label __ca_load(const void* addr, uint32_t size) {
   if (!size) return 0;
