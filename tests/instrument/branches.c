@@ -1,0 +1,120 @@
+// Branch decisions (runtime_abi.h __ca_use): data that only decides control
+// flow is consumed there. A residual reduced in a register and tested in a
+// loop condition creates one value per evaluation of the condition, whose
+// sources are the reduced values; a test on one value creates nothing.
+#include <math.h>
+#include <stdint.h>
+
+#include "instrument/runtime_testing.h"
+
+#define N 64
+double a[N];
+double tol = 1e-3;
+int kind[N];
+int rowptr[5];
+
+// A register reduction: the label of the result names all N elements.
+__attribute__((noinline)) double norm(const double* x, int n) {
+  double s = 0.0;
+  for (int i = 0; i < n; ++i) s += fabs(x[i]);
+  return s;
+}
+
+// Keeps v alive as an argument of an instrumented call (so its ordinary
+// label is needed too) without storing anything.
+__attribute__((noinline)) void observe(double v) { __asm__ volatile("" : : "x"(v)); }
+
+// One value, through a computation: a leaf marked computed.
+__attribute__((noinline)) double first(const double* x) { return 2.0 * x[0]; }
+
+int main(void) {
+  for (int i = 0; i < N; ++i) a[i] = 1.0 + (double)i / N;
+  for (int i = 0; i < N; ++i) kind[i] = i % 9;
+  tol = 1e-3;  // a value now, not an input created by its first read later
+
+  // while (err > tol) on a residual over the array: one new value per
+  // evaluation of the condition (including the last, failing one).
+  double scale = 1.0;
+  double err = norm(a, N) * scale;  // first reads: inputs made here
+  const uint64_t values_before = __ca_debug_value_count();
+  const uint64_t uses_before = __ca_debug_use_count();
+  int evaluations = 0, iterations = 0;
+  while (++evaluations, err > tol) {
+    ++iterations;
+    scale *= 0.5;
+    err = norm(a, N) * scale;
+  }
+  // Read before any CA_EXPECT: a failed one stores to its counter.
+  const uint64_t values_after = __ca_debug_value_count(), uses_after = __ca_debug_use_count();
+  // The newest value is the last decision: from every element and tol.
+  uint32_t sources[N + 2];
+  const size_t n = __ca_debug_sources((uint32_t)values_after, sources, N + 2);
+  CA_EXPECT("residual loop ran", iterations > 5);
+  CA_EXPECT("one value per condition evaluation", values_after - values_before == (uint64_t)evaluations);
+  CA_EXPECT("one use per condition evaluation", uses_after - uses_before == (uint64_t)evaluations);
+  CA_EXPECT("decision sources: the N elements and tol", n == N + 1);
+  int has_tol = 0;
+  for (size_t i = 0; i < n && i < N + 2; ++i) has_tol |= sources[i] == __ca_debug_value_at(&tol);
+  CA_EXPECT("decision sources include tol", has_tol);
+
+  // A test on one value, or on f(one value), is local: nothing recorded.
+  const uint64_t values_single = __ca_debug_value_count();
+  int small = 0;
+  for (double x = first(a); x > tol; x *= 0.5) ++small;     // f(a[0]) and tol: compound
+  const uint64_t after_pair = __ca_debug_value_count();
+  int big = 0;
+  // (The empty asm keeps each test a branch rather than a select.)
+  for (int i = 0; i < N; ++i)
+    if (fabs(a[i]) > 1.5) {  // f(one value) against a constant: local
+      ++big;
+      __asm__ volatile("");
+    }
+  for (int i = 0; i < N; ++i)
+    if (a[i] > 1.25) {  // one loaded value: local
+      ++big;
+      __asm__ volatile("");
+    }
+  for (int i = 0; i < N; ++i) switch (kind[i]) {  // a leaf: local
+      case 0: big += 2; __asm__ volatile(""); break;
+      case 1: big += 3; __asm__ volatile(""); break;
+      case 7: big += 5; __asm__ volatile(""); break;
+      default: break;
+    }
+  const uint64_t after_local = __ca_debug_value_count();
+  CA_EXPECT("f(a[0]) > tol decides on two values", after_pair - values_single == (uint64_t)small + 1);
+  CA_EXPECT("elementwise tests record nothing", after_local == after_pair);
+  CA_EXPECT("elementwise tests counted", big > 0);
+
+  // A running maximum is a chain of selects (`if (d > mx) mx = d;`): the
+  // decision on it depends on every element compared, even though the
+  // stored/passed value keeps only the selected one (thin slice).
+  double mx = 0.0;
+  for (int i = 0; i < N; ++i) {
+    double d = fabs(a[i] - 1.0);
+    if (d > mx) mx = d;
+  }
+  observe(mx);
+  const uint64_t before_max = __ca_debug_value_count();
+  int taken = 0;
+  if (mx > tol) {
+    ++taken;
+    __asm__ volatile("");
+  }
+  const uint64_t after_max = __ca_debug_value_count();
+  const size_t max_sources = __ca_debug_sources((uint32_t)after_max, sources, N + 2);
+  CA_EXPECT("branch on a running max: one value", after_max == before_max + 1);
+  CA_EXPECT("branch on a running max: from every element and tol", max_sources == N + 1);
+  CA_EXPECT("max branch taken", taken == 1);
+
+  // Loop control is not a decision on data, even with bounds loaded from
+  // memory (CSR row pointers).
+  for (int r = 0; r <= 4; ++r) rowptr[r] = 3 * r + (r > 2);
+  const uint64_t before_csr = __ca_debug_value_count();
+  double acc = 0.0;
+  for (int r = 0; r < 4; ++r)
+    for (int p = rowptr[r]; p < rowptr[r + 1]; ++p) acc += a[p];
+  observe(acc);
+  const uint64_t after_csr = __ca_debug_value_count();
+  CA_EXPECT("CSR loop bounds record nothing", after_csr == before_csr);
+  return CA_TEST_RESULT();
+}
