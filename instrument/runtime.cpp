@@ -67,7 +67,62 @@ inline commanalyzer::Address address(const void* p) { return reinterpret_cast<co
 
 }  // namespace
 
+// ------------------------------------------------------ heap allocations
+//
+// malloc & co. are interposed (the runtime is linked into the program) so
+// the analyzer knows which array a location belongs to. glibc's __libc_*
+// entry points do the real work.
+
 extern "C" {
+void* __libc_malloc(size_t);
+void* __libc_calloc(size_t, size_t);
+void* __libc_realloc(void*, size_t);
+void __libc_free(void*);
+}
+
+namespace {
+thread_local bool t_in_allocation_hook = false;  // the analyzer allocates too
+
+void note_allocation(void* p, size_t n) {
+  if (p == nullptr || n < RuntimeAnalyzer::kMinTrackedAllocation || g_analyzer == nullptr || t_in_allocation_hook) return;
+  t_in_allocation_hook = true;
+  g_analyzer->allocation(address(p), n);
+  t_in_allocation_hook = false;
+}
+
+void note_release(void* p) {
+  if (p == nullptr || g_analyzer == nullptr || t_in_allocation_hook) return;
+  t_in_allocation_hook = true;
+  g_analyzer->release(address(p));
+  t_in_allocation_hook = false;
+}
+}  // namespace
+
+extern "C" {
+
+void* malloc(size_t n) {
+  void* p = __libc_malloc(n);
+  note_allocation(p, n);
+  return p;
+}
+
+void* calloc(size_t count, size_t n) {
+  void* p = __libc_calloc(count, n);
+  note_allocation(p, count * n);
+  return p;
+}
+
+void* realloc(void* old, size_t n) {
+  void* p = __libc_realloc(old, n);
+  if (p != nullptr && p != old) note_release(old);
+  note_allocation(p, n);
+  return p;
+}
+
+void free(void* p) {
+  note_release(p);
+  __libc_free(p);
+}
 
 ca_label __ca_load(const void* addr, uint32_t size) { return analyzer().load(address(addr), size); }
 

@@ -26,4 +26,33 @@ for bad in "0" "2,x" "-4" ""; do
 done
 err=$("$tool" frobnicate 2>&1); [ $? -eq 2 ] && grep -q "unknown command 'frobnicate'" <<<"$err" || fail "unknown command: $err"
 "$tool" help | grep -q "Usage:" || fail "help text"
+
+# analyze / estimate: every failure names its cause and exits non-zero.
+expect_error() {  # expect_error CODE PATTERN CMD...
+  local code="$1" pattern="$2"; shift 2
+  local err; err=$("$@" 2>&1 >/dev/null); local got=$?
+  [ "$got" -eq "$code" ] || fail "'$*' exited $got, want $code: $err"
+  grep -q -- "$pattern" <<<"$err" || fail "'$*': no '$pattern' in: $err"
+}
+expect_error 1 "source file '$tmp/missing.c' not found" "$tool" analyze "$tmp/missing.c"
+printf 'int main( {\n' > "$tmp/bad.c"
+expect_error 1 "compiling $tmp/bad.c failed" "$tool" analyze "$tmp/bad.c"
+expect_error 1 "error:" "$tool" analyze "$tmp/bad.c"   # clang's own diagnostics pass through
+printf '#include <stdlib.h>\nint main(void) { abort(); }\n' > "$tmp/crash.c"
+expect_error 1 "killed by signal 6" "$tool" analyze "$tmp/crash.c"
+printf 'int main(void) { return 3; }\n' > "$tmp/fails.c"
+expect_error 1 "exited with status 3" "$tool" analyze "$tmp/fails.c"
+expect_error 2 "unknown option '-Z'" "$tool" analyze "$tmp/fails.c" -Z
+echo "not a profile" > "$tmp/junk.profile"
+expect_error 1 "not a CommAnalyzer profile" "$tool" estimate "$tmp/junk.profile"
+expect_error 1 "cannot read profile" "$tool" estimate "$tmp/none.profile"
+expect_error 2 "--partitioner" "$tool" demo --partitioner nope
+
+# A good run: analyze, then re-estimate the kept profile for other counts.
+printf '#include "commanalyzer/annotate.h"\ndouble a[256], b[256];\nint main(void) {\n  for (int i = 0; i < 256; ++i) a[i] = i;\n  CA_REGION_BEGIN();\n  for (int t = 0; t < 3; ++t) {\n    for (int i = 1; i < 255; ++i) b[i] = a[i - 1] + a[i + 1];\n    for (int i = 1; i < 255; ++i) a[i] = b[i];\n    CA_ITERATION();\n  }\n  CA_REGION_END();\n  return 0;\n}\n' > "$tmp/ok.c"
+out=$("$tool" analyze "$tmp/ok.c" --procs 2 --out "$tmp/ok") || fail "analyze of a good program failed: $out"
+[ -s "$tmp/ok/build/program.profile" ] || fail "no profile kept under --out"
+grep -qE '^ +2 +[0-9]+' <<<"$out" || fail "no estimate row: $out"
+out=$("$tool" estimate "$tmp/ok/build/program.profile" --procs 4) || fail "estimate failed"
+grep -qE '^ +4 +[0-9]+' <<<"$out" || fail "no re-estimate row for 4: $out"
 echo "cli_test: all passed"

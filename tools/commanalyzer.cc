@@ -15,6 +15,7 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/flags/flag.h"
@@ -36,10 +37,11 @@ ABSL_FLAG(std::string, json, "", "also write the estimates as JSON to this file"
 ABSL_FLAG(std::string, out, "",
           "also write CSV matrices, SVG heatmaps, estimate.json, the graph (dot) and, for analyze, the "
           "instrumented build and its profile into this directory");
-ABSL_FLAG(std::string, partitioner, "connectivity",
+ABSL_FLAG(std::string, partitioner, "auto",
           "how values are mapped to processes: connectivity (hypergraph connectivity, what the cost model "
-          "counts), metis-volume (METIS k-way, communication volume) or metis-cut (METIS k-way, edge cut "
-          "weighted by uses, as in the paper)");
+          "counts; best estimates, slower), metis-volume (METIS k-way, communication volume; fast), "
+          "metis-cut (METIS k-way, edge cut weighted by uses, as in the paper) or auto (connectivity up to "
+          "2 million recorded value uses, metis-volume above)");
 ABSL_FLAG(std::string, output, "", "build: where to write the instrumented executable");
 ABSL_FLAG(int, n, 128, "demo: grid points per side of the built-in Heat2D example");
 ABSL_FLAG(int, steps, 10, "demo: time steps of the built-in Heat2D example");
@@ -88,8 +90,8 @@ std::string mkdtemp_or_throw() {
 
 void check_partitioner_flag() {
   const std::string p = absl::GetFlag(FLAGS_partitioner);
-  if (p != "connectivity" && p != "metis-volume" && p != "metis-cut") {
-    throw UsageError(absl::StrCat("--partitioner: '", p, "' is not connectivity, metis-volume or metis-cut"));
+  if (p != "auto" && p != "connectivity" && p != "metis-volume" && p != "metis-cut") {
+    throw UsageError(absl::StrCat("--partitioner: '", p, "' is not auto, connectivity, metis-volume or metis-cut"));
   }
 }
 
@@ -127,7 +129,13 @@ int report_with(const ProfileT& profile, const std::vector<int>& procs, Partitio
 // then the table and any requested files.
 template <class ProfileT>
 int report(const ProfileT& profile, const std::vector<int>& procs) {
-  const std::string partitioner = absl::GetFlag(FLAGS_partitioner);
+  std::string partitioner = absl::GetFlag(FLAGS_partitioner);
+  if (partitioner == "auto") {
+    // The connectivity partitioner costs minutes past a few million edges.
+    constexpr std::size_t kConnectivityEdgeLimit = 2'000'000;
+    partitioner = profile.flows.source_count() <= kConnectivityEdgeLimit ? "connectivity" : "metis-volume";
+    std::cerr << "[commanalyzer] partitioner: " << partitioner << " (--partitioner to choose)\n";
+  }
   if (partitioner == "connectivity") return report_with(profile, procs, ConnectivityPartitioner{});
   if (partitioner == "metis-volume" || partitioner == "metis-cut") {
     MetisPartitioner metis;
@@ -146,11 +154,10 @@ int report_with(const ProfileT& profile, const std::vector<int>& procs, Partitio
   GraphSummary summary{profile.values.count(), profile.flows.flow_count(), estimator.graph().vertex_count(),
                        estimator.graph().edge_count(), 0, profile.iterations()};
   for (auto s : estimator.singletons()) summary.singletons += s;
-  std::vector<CommEstimate> estimates;
-  for (std::size_t k = 0; k < procs.size(); ++k) {
-    if (elapsed() > 2) std::cerr << absl::StrFormat("[%.1fs] estimating for %d processes (%d/%d)\n", elapsed(), procs[k], k + 1, procs.size());
-    estimates.push_back(estimator.estimate(procs[k]));
-  }
+  std::cerr << absl::StrFormat("[commanalyzer] graph built in %.1fs; partitioning and costing %d process count%s\n",
+                               elapsed(), procs.size(), procs.size() == 1 ? "" : "s");
+  const std::vector<CommEstimate> estimates = estimator.estimate(procs, std::max(1u, std::thread::hardware_concurrency()));
+  std::cerr << absl::StrFormat("[commanalyzer] estimated in %.1fs\n", elapsed());
   print_table(std::cout, summary, estimates);
 
   if (const std::string json = absl::GetFlag(FLAGS_json); !json.empty()) {

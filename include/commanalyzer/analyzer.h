@@ -9,6 +9,7 @@
 //   a.copy(dst, src, size);             // memcpy: replicate
 //   a.fill(dst, size);                  // memset: new constant values
 //   a.use(l, site);                     // l decides a branch: consumed
+//   a.allocation(p, n); a.release(p);   // heap arrays (for balance groups)
 //   a.region_begin(); a.iteration(); a.region_end(); a.finish();
 //
 // The result is a Profile (profile.h), which estimate.h turns into the
@@ -18,6 +19,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
+#include <map>
 #include <vector>
 
 #include "commanalyzer/compressor.h"
@@ -158,6 +161,25 @@ class Analyzer {
     for (std::uint64_t w = first; w <= last; ++w) assign_word(w, kNoValue);
   }
 
+  // Heap allocations: a vertex remembers which array its home lies in, so
+  // the partitioner can spread every large array over all processes (SPMD).
+  // Blocks under kMinTrackedAllocation bytes are not worth a map entry.
+  static constexpr std::uint64_t kMinTrackedAllocation = 1024;
+
+  void allocation(Address start, std::uint64_t size) {
+    if (size < kMinTrackedAllocation) return;
+    allocations_[start] = {start + size, ++allocation_count_};
+  }
+
+  void release(Address start) { allocations_.erase(start); }
+
+  std::uint32_t allocation_of(Address addr) const {
+    auto it = allocations_.upper_bound(addr);
+    if (it == allocations_.begin()) return 0;
+    --it;
+    return addr < it->second.end ? it->second.id : 0;
+  }
+
   // The first region_begin discards what was recorded before it: only the
   // region(s) of interest count. Without any region, the whole run counts.
   void region_begin() {
@@ -207,7 +229,7 @@ class Analyzer {
 
   // A new instance; joins `vertex`, or starts a vertex homed at addr.
   ValueId new_value(Address addr, std::uint32_t size, bool input, VertexId vertex) {
-    if (vertex == kNoVertex) vertex = profile_.add_vertex(addr);
+    if (vertex == kNoVertex) vertex = profile_.add_vertex(addr, allocations_.empty() ? 0 : allocation_of(addr));
     const ValueId v = profile_.values.create(size, input, vertex);
     ++profile_.vertex_weight[vertex];
     profile_.vertex_last[vertex] = v;
@@ -232,6 +254,12 @@ class Analyzer {
   Coalescing coalescing_;
   ProfileType profile_;
   AnalyzerStats stats_;
+  struct Block {
+    Address end;
+    std::uint32_t id;
+  };
+  std::map<Address, Block> allocations_;
+  std::uint32_t allocation_count_ = 0;
   std::vector<ValueId> sources_;
   std::vector<ValueId> copy_buffer_;
   bool counting_ = true;

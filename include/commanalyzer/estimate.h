@@ -5,7 +5,12 @@
 #ifndef COMMANALYZER_ESTIMATE_H_
 #define COMMANALYZER_ESTIMATE_H_
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
+#include <exception>
+#include <mutex>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -33,10 +38,28 @@ class Estimator {
 
   CommEstimate estimate(int procs) const { return cost_.estimate(profile_, graph_, owners(procs), procs); }
 
-  std::vector<CommEstimate> estimate(const std::vector<int>& procs) const {
-    std::vector<CommEstimate> all;
-    all.reserve(procs.size());
-    for (int n : procs) all.push_back(estimate(n));
+  // Estimates for several process counts on up to `threads` threads (each
+  // estimate is independent and reads the shared graph only).
+  std::vector<CommEstimate> estimate(const std::vector<int>& procs, unsigned threads = 1) const {
+    std::vector<CommEstimate> all(procs.size());
+    std::atomic<std::size_t> next{0};
+    std::exception_ptr failure;
+    std::mutex failure_mutex;
+    auto worker = [&] {
+      for (std::size_t k; (k = next++) < procs.size();) {
+        try {
+          all[k] = estimate(procs[k]);
+        } catch (...) {
+          std::lock_guard<std::mutex> lock(failure_mutex);
+          failure = std::current_exception();
+        }
+      }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < std::min<std::size_t>(threads, procs.size()); ++t) pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool) t.join();
+    if (failure) std::rethrow_exception(failure);
     return all;
   }
 

@@ -29,6 +29,10 @@ struct Profile {
   std::vector<std::uint32_t> vertex_weight;
   std::vector<ValueId> vertex_last;
   std::vector<std::uint8_t> vertex_output;
+  // The heap allocation (array) the home location belonged to when the
+  // vertex was created: 1, 2, ... in allocation order; 0 = not a tracked
+  // allocation (globals, stack, small blocks).
+  std::vector<std::uint32_t> vertex_group;
 
   // Iteration marks inside the region: the first ValueId of each new
   // iteration. Phase of a value = number of marks <= its id.
@@ -42,8 +46,9 @@ struct Profile {
   }
   std::size_t phase_count() const { return iteration_marks.size() + 1; }
 
-  VertexId add_vertex(Address home) {
+  VertexId add_vertex(Address home, std::uint32_t group = 0) {
     vertex_home.push_back(home);
+    vertex_group.push_back(group);
     vertex_weight.push_back(0);
     vertex_last.push_back(kNoValue);
     vertex_output.push_back(0);

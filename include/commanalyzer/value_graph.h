@@ -71,6 +71,7 @@ class ValueGraph {
       g.local_[x] = static_cast<Vertex>(g.global_.size());
       g.global_.push_back(x);
       g.home_.push_back(profile.vertex_home[x]);
+      g.group_.push_back(profile.vertex_group[x]);
       g.weight_.push_back(profile.vertex_weight[x]);
       g.exports_.push_back(exports[x]);
       g.work_.push_back(work[x]);
@@ -92,6 +93,8 @@ class ValueGraph {
   Vertex local(VertexId global) const { return global < local_.size() ? local_[global] : kAbsent; }
   VertexId global(Vertex v) const { return global_[v]; }
   Address home(Vertex v) const { return home_[v]; }
+  // The heap allocation (array) v's home belongs to; 0 = untracked.
+  std::uint32_t group(Vertex v) const { return group_[v]; }
   std::uint32_t weight(Vertex v) const { return weight_[v]; }
   // Distinct instances of v that other vertices use: what v may have to
   // send, once per receiving process (a volume partitioner's vertex size).
@@ -195,6 +198,7 @@ class ValueGraph {
   std::vector<Vertex> local_;
   std::vector<VertexId> global_;
   std::vector<Address> home_;
+  std::vector<std::uint32_t> group_;
   std::vector<std::uint32_t> weight_;
   std::vector<std::uint32_t> exports_;
   std::vector<std::uint32_t> work_;

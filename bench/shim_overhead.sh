@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Instrumented vs native, side by side in one run: wall time and peak memory
+# of the sequential program, and of the estimate from its profile.
+# Usage: bench/shim_overhead.sh [--quick]   (writes bench/results/shim_overhead.md)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tools/setup.sh
+bazel build //tools:commanalyzer >/dev/null 2>&1
+tool="$PWD/bazel-bin/tools/commanalyzer"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# name | source | arguments
+cases=("MatMul n=256|examples/matmul/matmul_seq.c|256"
+       "Jacobi 2-D 1024x1024, 100 steps|examples/heat2d/heat2d_seq.c|1024 100")
+if [ "${1:-}" = "--quick" ]; then
+  cases=("MatMul n=96|examples/matmul/matmul_seq.c|96" "Jacobi 2-D 256x256, 10 steps|examples/heat2d/heat2d_seq.c|256 10")
+fi
+
+measure() {  # measure OUT CMD...: "seconds peak_kib" of the best of 3 runs
+  local out="$1"; shift
+  local best=""
+  for _ in 1 2 3; do
+    /usr/bin/time -f "%e %M" -o "$work/t" "$@" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
+    local t; t=$(cat "$work/t")
+    if [ -z "$best" ] || awk -v a="${t%% *}" -v b="${best%% *}" 'BEGIN{exit !(a<b)}'; then best="$t"; fi
+  done
+  echo "$best" >"$out"
+}
+
+report="bench/results/shim_overhead.md"
+mkdir -p bench/results
+{
+  echo "# Instrumentation overhead (measured side by side)"
+  echo
+  echo "Command: \`bench/shim_overhead.sh $*\`; $(date -u +%Y-%m-%d), $(nproc) cores, best of 3 runs each."
+  echo "Native: clang-16 -O1 -fno-vectorize -fno-slp-vectorize (the flags analyze uses, without the pass)."
+  echo "Instrumented: the same with the CommAnalyzer pass and runtime, writing its profile at exit."
+  echo
+  echo "| program | native s | native MiB | instrumented s | instrumented MiB | time ratio | memory ratio | estimate 2..64 procs s |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+} >"$work/report"
+for c in "${cases[@]}"; do
+  IFS='|' read -r name src args <<<"$c"
+  clang-16 -O1 -fno-vectorize -fno-slp-vectorize -Iinclude "$src" -o "$work/native" -lm
+  "$tool" build "$src" --output "$work/instrumented"
+  measure "$work/n" "$work/native" $args
+  export COMMANALYZER_PROFILE="$work/p.profile"
+  measure "$work/i" "$work/instrumented" $args
+  measure "$work/e" "$tool" estimate "$work/p.profile" --procs 2,4,8,16,32,64
+  read -r ns nk <"$work/n"; read -r is ik <"$work/i"; read -r es ek <"$work/e"
+  awk -v name="$name" -v ns="$ns" -v nk="$nk" -v is="$is" -v ik="$ik" -v es="$es" 'BEGIN {
+    ns = ns < 0.01 ? 0.01 : ns;
+    printf "| %s | %.2f | %.1f | %.2f | %.1f | %.0fx | %.0fx | %.2f |\n", name, ns, nk/1024, is, ik/1024, is/ns, ik/nk, es }' >>"$work/report"
+done
+cp "$work/report" "$report"
+cat "$report"
