@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # validate.sh [--quick] [--apps a,b,...] [--out DIR] [--doc FILE | --no-doc] [--no-profiles]
-#             [--tool COMMANALYZER --case 'APP|ARGS|P1,P2,...' ... --check 'BOUNDS']
+#             [--analyze-flags 'FLAGS'] [--tool COMMANALYZER --case 'APP|ARGS|P1,...' ... --check 'BOUNDS']
 #
 # The paper's validation (Section 5, Table 2) on this machine, in one command:
 #   1. tools/setup.sh and `bazel build //tools:commanalyzer` (the built tool and
@@ -17,6 +17,8 @@
 #
 # --quick: tiny sizes and fewer process counts for CI (well under 2 minutes).
 # --apps: subset, e.g. --apps heat2d,minighost (default: all five).
+# --analyze-flags: extra options for `commanalyzer analyze`, e.g.
+#   --analyze-flags '--partitioner metis-volume' (default: the tool's defaults).
 # --tool: use this commanalyzer binary, skip set-up and build (Bazel tests).
 # --case: replaces the built-in sizes (repeatable), e.g. --case 'heat2d|48 10|2,4'.
 # --check: bound options for validation_table.py (e.g. '--min-accuracy 0.9');
@@ -36,6 +38,7 @@ nodoc=0
 keep_profiles=1
 tool=""
 check=""
+analyze_flags=""
 custom_cases=()
 cmdline="tools/validate.sh${*:+ $*}"
 while [ $# -gt 0 ]; do
@@ -53,7 +56,8 @@ while [ $# -gt 0 ]; do
     --tool) tool="$2"; shift ;;
     --case) custom_cases+=("$2"); shift ;;
     --check) check="$2"; shift ;;
-    -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --analyze-flags) analyze_flags="$2"; shift ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "validate.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -64,12 +68,19 @@ done
 # ~15 minutes (see docs/VALIDATION.md for the per-step times). Sizes divide
 # evenly by the process grids where the decomposition allows it (matmul q=2,4,8;
 # heat2d 2-D grids up to 8x8; minighost 3-D grids 2x1x1 .. 4x4x4; lulesh q=2,3,4).
+# Analysis time and peak memory measured on 2026-11-21 (2 cores, 24 GiB):
+# matmul n=160 142 s / 0.9 GB (n=128: 53 s), spmv 2^18 x 20 56 s / 2.8 GB,
+# heat2d 768^2 x 100 ~60 s (1024^2: 129 s / 11 GB), minighost 60^3 x 4 x 10
+# ~25 s (64^3: 31 s / 3.1 GB), lulesh s=24 x 5 72 s (x 8: 138 s / 12 GB).
+# With the connectivity partitioner (default since 8d82854) the estimates
+# per process count cost much more (spmv 2^18: 186 s, heat2d 768^2: 225 s,
+# minighost 60^3: > 300 s), hence the smaller sizes below.
 full_cases=(
   "matmul|128|4,16,64"
   "spmv|131072 20|2,4,8,16,32,64"
   "heat2d|512 100|2,4,8,16,32,64"
   "minighost|48 48 48 4 10|2,4,8,16,27,64"
-  "lulesh|24 5|8,27,64"
+  "lulesh|18 5|8,27,64"
 )
 quick_cases=(
   "matmul|24|4,16"
@@ -126,6 +137,10 @@ manifest="$out/manifest.tsv"
   printf 'run\troot\t%s\n' "$root"
   printf 'run\tmpi\t%s\n' "$(mpirun --version 2>/dev/null | head -1)"
   printf 'run\tbuild_seconds\t%s\n' "$(secs "$t_start" "$t_built")"
+  # the source the tool was built from (others may commit during the run)
+  printf 'run\tgit_head\t%s\n' "$(git rev-parse --short=12 HEAD 2>/dev/null || true)"
+  printf 'run\tgit_dirty\t%s\n' "$(git status --porcelain --untracked-files=no -- include instrument tools \
+    examples WORKSPACE BUILD third_party 2>/dev/null | cut -c4- | tr '\n' ' ' || true)"
 } > "$manifest.part"
 
 export CA_BUILD_DIR="$out/mpi-build"
@@ -142,7 +157,7 @@ for c in "${cases[@]}"; do
   log "$app: analyse ${app}_seq.c ($args) for P = $procs"
   t0=$(now)
   # shellcheck disable=SC2086
-  if ! "$ca" analyze "examples/$app/${app}_seq.c" --procs "$procs" --json "$dir/estimate.json" \
+  if ! "$ca" analyze "examples/$app/${app}_seq.c" --procs "$procs" --json "$dir/estimate.json" $analyze_flags \
         -- $args > "$dir/analysis.log" 2>&1; then
     tail -20 "$dir/analysis.log" >&2
     log "$app: analysis FAILED (log: $dir/analysis.log)"
@@ -180,7 +195,10 @@ mv -f "$manifest.part" "$manifest"
 
 # ------------------------------------------------------------ 4. the table
 table_args=("$manifest" --json "$out/validation.json")
-[ -n "$doc" ] && table_args+=(--markdown "$doc")
+if [ -n "$doc" ]; then
+  mkdir -p "$(dirname "$doc")"
+  table_args+=(--markdown "$doc")
+fi
 # shellcheck disable=SC2206
 [ -n "$check" ] && table_args+=($check)
 /usr/bin/python3 tools/validation_table.py "${table_args[@]}"

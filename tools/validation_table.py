@@ -275,9 +275,12 @@ def render(results, run, out):
     w("- machine: %s" % run.get("machine", machine_info()))
     if run.get("mpi"):
         w("- MPI: %s" % run["mpi"])
-    head, dirty = git_info(run.get("root", "."))
+    if "git_head" in run:   # recorded by validate.sh when the tool was built
+        head, dirty = run["git_head"], run.get("git_dirty", "").split()
+    else:
+        head, dirty = git_info(run.get("root", "."))
     if head:
-        w("- source: commit `%s`%s" % (head, "" if not dirty else
+        w("- source (when the tool was built): commit `%s`%s" % (head, "" if not dirty else
           " plus uncommitted changes in " + ", ".join("`%s`" % d for d in dirty)))
     if run.get("wall_seconds"):
         w("- wall time of the whole validation: %.0f s (set-up and build %s s, analyses %.0f s, MPI runs %.0f s)" % (
