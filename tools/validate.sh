@@ -165,7 +165,7 @@ for c in "${cases[@]}"; do
   fi
   t1=$(now)
   log "$app: analysis $(secs "$t0" "$t1") s"
-  prof_dir=$(sed -n 's/^profile kept at \(.*\)\/program\.profile.*/\1/p' "$dir/analysis.log" | tail -1)
+  prof_dir=$(sed -n 's/^profile kept at \([^ ]*\)\/program\.profile .*/\1/p' "$dir/analysis.log" | tail -1)
   if [ -n "$prof_dir" ] && [ -d "$prof_dir" ]; then
     [ $keep_profiles = 1 ] && mv -f "$prof_dir/program.profile" "$dir/program.profile"
     rm -rf "$prof_dir"   # the instrumented binary and objects (a temp dir of this run)
