@@ -17,10 +17,10 @@ if [ "${1:-}" = "--quick" ]; then
   cases=("MatMul n=96|examples/matmul/matmul_seq.c|96" "Jacobi 2-D 256x256, 10 steps|examples/heat2d/heat2d_seq.c|256 10")
 fi
 
-measure() {  # measure OUT CMD...: "seconds peak_kib" of the best of 3 runs
-  local out="$1"; shift
+measure() {  # measure OUT RUNS CMD...: "seconds peak_kib" of the best of RUNS runs
+  local out="$1" runs="$2"; shift 2
   local best=""
-  for _ in 1 2 3; do
+  for _ in $(seq "$runs"); do
     /usr/bin/time -f "%e %M" -o "$work/t" "$@" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
     local t; t=$(cat "$work/t")
     if [ -z "$best" ] || awk -v a="${t%% *}" -v b="${best%% *}" 'BEGIN{exit !(a<b)}'; then best="$t"; fi
@@ -33,7 +33,7 @@ mkdir -p bench/results
 {
   echo "# Instrumentation overhead (measured side by side)"
   echo
-  echo "Command: \`bench/shim_overhead.sh $*\`; $(date -u +%Y-%m-%d), $(nproc) cores, best of 3 runs each."
+  echo "Command: \`bench/shim_overhead.sh $*\`; $(date -u +%Y-%m-%d), $(nproc) cores; program runs best of 3, the estimate (--partitioner auto) once."
   echo "Native: clang-16 -O1 -fno-vectorize -fno-slp-vectorize (the flags analyze uses, without the pass)."
   echo "Instrumented: the same with the CommAnalyzer pass and runtime, writing its profile at exit."
   echo
@@ -44,10 +44,10 @@ for c in "${cases[@]}"; do
   IFS='|' read -r name src args <<<"$c"
   clang-16 -O1 -fno-vectorize -fno-slp-vectorize -Iinclude "$src" -o "$work/native" -lm
   "$tool" build "$src" --output "$work/instrumented"
-  measure "$work/n" "$work/native" $args
+  measure "$work/n" 3 "$work/native" $args
   export COMMANALYZER_PROFILE="$work/p.profile"
-  measure "$work/i" "$work/instrumented" $args
-  measure "$work/e" "$tool" estimate "$work/p.profile" --procs 2,4,8,16,32,64
+  measure "$work/i" 3 "$work/instrumented" $args
+  measure "$work/e" 1 "$tool" estimate "$work/p.profile" --procs 2,4,8,16,32,64
   read -r ns nk <"$work/n"; read -r is ik <"$work/i"; read -r es ek <"$work/e"
   awk -v name="$name" -v ns="$ns" -v nk="$nk" -v is="$is" -v ik="$ik" -v es="$es" 'BEGIN {
     ns = ns < 0.01 ? 0.01 : ns;

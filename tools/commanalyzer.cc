@@ -41,7 +41,13 @@ ABSL_FLAG(std::string, partitioner, "auto",
           "how values are mapped to processes: connectivity (hypergraph connectivity, what the cost model "
           "counts; best estimates, slower), metis-volume (METIS k-way, communication volume; fast), "
           "metis-cut (METIS k-way, edge cut weighted by uses, as in the paper) or auto (connectivity up to "
-          "2 million recorded value uses, metis-volume above)");
+          "16 million recorded value uses, metis-volume above)");
+ABSL_FLAG(double, edge_penalty, commanalyzer::ConnectivityPartitioner{}.edge_penalty,
+          "connectivity partitioner: weight of the normalised edge cut added to the connectivity (0 = pure "
+          "connectivity; higher = prefer axis-aligned blocks)");
+ABSL_FLAG(bool, singleton_degree_floor, true,
+          "singletons must also be used by (or computed from) at least sqrt(#vertices) others; off = the "
+          "paper's relative score alone");
 ABSL_FLAG(std::string, output, "", "build: where to write the instrumented executable");
 ABSL_FLAG(int, n, 128, "demo: grid points per side of the built-in Heat2D example");
 ABSL_FLAG(int, steps, 10, "demo: time steps of the built-in Heat2D example");
@@ -132,11 +138,15 @@ int report(const ProfileT& profile, const std::vector<int>& procs) {
   std::string partitioner = absl::GetFlag(FLAGS_partitioner);
   if (partitioner == "auto") {
     // The connectivity partitioner costs minutes past a few million edges.
-    constexpr std::size_t kConnectivityEdgeLimit = 2'000'000;
+    constexpr std::size_t kConnectivityEdgeLimit = 16'000'000;
     partitioner = profile.flows.source_count() <= kConnectivityEdgeLimit ? "connectivity" : "metis-volume";
     std::cerr << "[commanalyzer] partitioner: " << partitioner << " (--partitioner to choose)\n";
   }
-  if (partitioner == "connectivity") return report_with(profile, procs, ConnectivityPartitioner{});
+  if (partitioner == "connectivity") {
+    ConnectivityPartitioner connectivity;
+    connectivity.edge_penalty = absl::GetFlag(FLAGS_edge_penalty);
+    return report_with(profile, procs, connectivity);
+  }
   if (partitioner == "metis-volume" || partitioner == "metis-cut") {
     MetisPartitioner metis;
     metis.objective =
@@ -150,7 +160,9 @@ template <class ProfileT, class PartitionerT>
 int report_with(const ProfileT& profile, const std::vector<int>& procs, PartitionerT partitioner) {
   const auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-  Estimator<ProfileT, DensityDistanceScorer, PartitionerT> estimator(profile, {}, partitioner);
+  DensityDistanceScorer scorer;
+  scorer.degree_floor = absl::GetFlag(FLAGS_singleton_degree_floor);
+  Estimator<ProfileT, DensityDistanceScorer, PartitionerT> estimator(profile, scorer, partitioner);
   GraphSummary summary{profile.values.count(), profile.flows.flow_count(), estimator.graph().vertex_count(),
                        estimator.graph().edge_count(), 0, profile.iterations()};
   for (auto s : estimator.singletons()) summary.singletons += s;

@@ -45,6 +45,15 @@ struct ConnectivityPartitioner {
   int growth_seeds = 4;     // greedy-growing candidates per bisection (plus one METIS bisection)
   std::size_t large_subset = 50000;  // above this many vertices: 1 growth seed, 4 passes
   double array_share = 0.05;  // arrays with at least this share of the work are balanced on their own
+  // Optional: each consumer in another part adds edge_penalty x w / |net|
+  // to the connectivity (a normalised edge cut). Per value, diagonal
+  // surfaces need ~25% fewer halo values than axis-aligned ones but cut 3x
+  // the edges, and MPI codes decompose arrays into axis-aligned blocks, so a
+  // penalty of 1.5-2.5 brings stencil estimates closer to real halos; it
+  // also stops the search from finding C = A x B's 2-D blocks, hence off by
+  // default (docs/VALIDATION.md).
+  double edge_penalty = 0;
+  static constexpr std::uint64_t kScale = 1024;  // integer gains: net weights x kScale
   static constexpr int kMaxConstraints = 16;
 
   std::vector<ProcId> partition(const ValueGraph& graph, const std::vector<std::uint8_t>& excluded,
@@ -110,7 +119,43 @@ struct ConnectivityPartitioner {
         }
         for (std::size_t i = start; i < net_pins.size(); ++i) ++degree[net_pins[i]];
         net_offsets.push_back(net_pins.size());
-        net_weight.push_back(graph.exports(x));
+        net_weight.push_back(kScale * graph.exports(x));
+        // The normalised edge cut, as two-pin nets {x, consumer}.
+        const std::size_t pins = net_pins.size() - start;
+        const auto pair_weight = static_cast<std::uint64_t>(std::max<double>(
+            1.0, std::round(options.edge_penalty * kScale * graph.exports(x) / static_cast<double>(pins))));
+        if (options.edge_penalty > 0) {
+          for (std::size_t i = start + 1; i < start + pins; ++i) {
+            const std::uint32_t consumer = net_pins[i];
+            net_pins.push_back(x);
+            net_pins.push_back(consumer);
+            ++degree[x];
+            ++degree[consumer];
+            net_offsets.push_back(net_pins.size());
+            net_weight.push_back(pair_weight);
+          }
+        }
+      }
+      // A singleton computed from values on one process is a broadcast, from
+      // several an Allreduce (twice the bytes): one net per singleton over
+      // its distributed sources pulls them together (SPMV: a row of A with
+      // the y[i] it computes). Weight: the singleton's instances.
+      std::vector<std::vector<std::uint32_t>> contributors(n);
+      for (std::uint32_t x = 0; x < n; ++x) {
+        if (excluded[x]) continue;
+        for (auto e : boost::make_iterator_range(boost::out_edges(x, d))) {
+          const auto t = static_cast<std::uint32_t>(boost::target(e, d));
+          if (excluded[t]) contributors[t].push_back(x);
+        }
+      }
+      for (std::uint32_t singleton = 0; singleton < n; ++singleton) {
+        if (contributors[singleton].size() < 2) continue;
+        for (std::uint32_t x : contributors[singleton]) {
+          net_pins.push_back(x);
+          ++degree[x];
+        }
+        net_offsets.push_back(net_pins.size());
+        net_weight.push_back(kScale * std::max<std::uint32_t>(1, graph.weight(singleton)));
       }
       // Incidence: vertex -> nets.
       vertex_offsets.assign(n + 1, 0);

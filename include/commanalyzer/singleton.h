@@ -6,6 +6,7 @@
 #define COMMANALYZER_SINGLETON_H_
 
 #include <algorithm>
+#include <cmath>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -30,9 +31,15 @@ concept SingletonScorer = requires(const S& scorer, const ValueGraph& graph) {
 //   distance(v) = 1 - centroid / degree(v) if degree(v) > centroid, else 0.
 // Outliers need a population: graphs with fewer than min_vertices vertices
 // have no singletons (in a 3-vertex graph every vertex is "dense").
+// And a singleton is used by (or computed from) "almost all" computations:
+// besides the relative score, its degree must reach sqrt(|V|). Without
+// this floor an unstructured mesh, whose node accumulators have ~10x the
+// median degree, turns thousands of them into "singletons" (LULESH: degree
+// 73-293 against a time-step constraint of 26,000).
 struct DensityDistanceScorer {
   double threshold = 0.9;
   std::size_t min_vertices = 16;
+  bool degree_floor = true;
 
   double centroid(const ValueGraph& graph) const {
     const std::size_t n = graph.vertex_count();
@@ -58,8 +65,9 @@ struct DensityDistanceScorer {
     std::vector<std::uint8_t> singleton(graph.vertex_count(), 0);
     if (graph.vertex_count() < std::max<std::size_t>(min_vertices, 2)) return singleton;
     const double c = centroid(graph);
+    const double floor = degree_floor ? std::sqrt(static_cast<double>(graph.vertex_count())) : 0.0;
     for (ValueGraph::Vertex v = 0; v < graph.vertex_count(); ++v) {
-      singleton[v] = score(graph, v, c) >= threshold;
+      singleton[v] = score(graph, v, c) >= threshold && static_cast<double>(graph.degree(v)) >= floor;
     }
     return singleton;
   }
