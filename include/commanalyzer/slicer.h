@@ -44,6 +44,24 @@ concept Slicer = requires(S slicer, const S& const_slicer, Label a, Label b, Val
 inline constexpr Label kNodeBit = Label{1} << 62;
 inline constexpr Label kPayloadMask = ~(kComputedBit | kNodeBit);
 
+namespace slicer_internal {
+inline constexpr ValueId leaf_value(Label a) {
+  return (a & (kComputedBit | kNodeBit)) == 0 ? static_cast<ValueId>(a) : kNoValue;
+}
+// A node label only comes from joining two distinct non-empty labels: it
+// names >= 2 values.
+inline constexpr bool is_compound(Label a) { return (a & kNodeBit) != 0; }
+// Joins that need no structure (with nothing, or with itself). Clears the
+// computed bits of a and b; returns kNoLabel when a real join is needed.
+inline constexpr Label trivial_join(Label& a, Label& b) {
+  a &= ~kComputedBit;
+  b &= ~kComputedBit;
+  if (a == kNoLabel || a == b) return b | kComputedBit;
+  if (b == kNoLabel) return a | kComputedBit;
+  return kNoLabel;
+}
+}  // namespace slicer_internal
+
 // Default: labels form a DAG of binary union nodes, created in O(1) per
 // computation and flattened only at stores. A long register accumulator
 // (`s += a[i]` over n elements) costs n nodes, not the n^2/2 set entries an
@@ -57,19 +75,11 @@ class UnionDagSlicer {
       : memo_(std::bit_ceil(std::max<std::size_t>(memo_slots, 1))) {}
 
   Label leaf(ValueId v) const { return v; }
-
-  ValueId leaf_value(Label a) const {
-    return (a & (kComputedBit | kNodeBit)) == 0 ? static_cast<ValueId>(a) : kNoValue;
-  }
-
-  // Every node joins two distinct non-empty labels: it names >= 2 values.
-  bool is_compound(Label a) const { return (a & kNodeBit) != 0; }
+  ValueId leaf_value(Label a) const { return slicer_internal::leaf_value(a); }
+  bool is_compound(Label a) const { return slicer_internal::is_compound(a); }
 
   Label join(Label a, Label b) {
-    a &= ~kComputedBit;
-    b &= ~kComputedBit;
-    if (a == kNoLabel || a == b) return b | kComputedBit;
-    if (b == kNoLabel) return a | kComputedBit;
+    if (const Label done = slicer_internal::trivial_join(a, b); done != kNoLabel) return done;
     if (a > b) std::swap(a, b);  // union is commutative: one memo entry
     // a (+) b is b itself when a is an operand of node b (x + f(x)), and
     // vice versa: no new node. Node labels sort after leaves, so only the
@@ -189,20 +199,11 @@ class InternedSetSlicer {
   InternedSetSlicer() { sets_.emplace_back(); }  // index 0 unused
 
   Label leaf(ValueId v) const { return v; }
-
-  ValueId leaf_value(Label a) const {
-    return (a & (kComputedBit | kNodeBit)) == 0 ? static_cast<ValueId>(a) : kNoValue;
-  }
-
-  // A set gets a node label only from a join of two distinct labels, so it
-  // holds >= 2 ids.
-  bool is_compound(Label a) const { return (a & kNodeBit) != 0; }
+  ValueId leaf_value(Label a) const { return slicer_internal::leaf_value(a); }
+  bool is_compound(Label a) const { return slicer_internal::is_compound(a); }
 
   Label join(Label a, Label b) {
-    a &= ~kComputedBit;
-    b &= ~kComputedBit;
-    if (a == kNoLabel || a == b) return b | kComputedBit;
-    if (b == kNoLabel) return a | kComputedBit;
+    if (const Label done = slicer_internal::trivial_join(a, b); done != kNoLabel) return done;
     std::vector<ValueId> merged;
     const std::vector<ValueId> left = members(a), right = members(b);
     std::set_union(left.begin(), left.end(), right.begin(), right.end(), std::back_inserter(merged));
