@@ -119,6 +119,14 @@ inline void write_matrix_svg(std::ostream& out, const CommEstimate& e, const std
   out << absl::StrFormat("<text x=\"%d\" y=\"%d\">receiver</text>\n", margin, margin - 6);
   out << absl::StrFormat("<text x=\"4\" y=\"%d\" transform=\"rotate(-90 12 %d)\">sender</text>\n", margin + size / 2,
                          margin + size / 2);
+  if (n <= 32) {  // process numbers along both axes
+    for (int k = 0; k < n; ++k) {
+      out << absl::StrFormat("<text x=\"%d\" y=\"%d\" font-size=\"9\" text-anchor=\"middle\">%d</text>\n",
+                             margin + k * cell + cell / 2, margin + size + 12, k);
+      out << absl::StrFormat("<text x=\"%d\" y=\"%d\" font-size=\"9\" text-anchor=\"end\">%d</text>\n",
+                             margin - 3, margin + k * cell + cell / 2 + 3, k);
+    }
+  }
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j < n; ++j) {
       const double t = peak == 0 ? 0 : std::sqrt(static_cast<double>(e.at(i, j)) / static_cast<double>(peak));
