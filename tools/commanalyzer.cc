@@ -137,7 +137,7 @@ template <class ProfileT>
 int report(const ProfileT& profile, const std::vector<int>& procs) {
   std::string partitioner = absl::GetFlag(FLAGS_partitioner);
   if (partitioner == "auto") {
-    // The connectivity partitioner costs minutes past a few million edges.
+    // Past ~16 million value uses the connectivity partitioner takes many minutes.
     constexpr std::size_t kConnectivityEdgeLimit = 16'000'000;
     partitioner = profile.flows.source_count() <= kConnectivityEdgeLimit ? "connectivity" : "metis-volume";
     std::cerr << "[commanalyzer] partitioner: " << partitioner << " (--partitioner to choose)\n";
