@@ -81,26 +81,9 @@ struct ConnectivityPartitioner {
       weight.resize(n);
       // Balance work (owner computes), plus one per vertex for its storage.
       for (std::uint32_t v = 0; v < n; ++v) weight[v] = 1 + static_cast<std::uint64_t>(graph.work(v));
-      // Balance constraints: one per array holding a large share of the
-      // work, constraint 0 for everything else.
-      std::map<std::uint32_t, std::uint64_t> group_work;
-      std::uint64_t total_work = 0;
-      for (std::uint32_t v = 0; v < n; ++v) {
-        if (excluded[v]) continue;
-        total_work += weight[v];
-        if (graph.group(v) != 0) group_work[graph.group(v)] += weight[v];
-      }
-      std::map<std::uint32_t, std::uint8_t> index_of_group;
-      for (const auto& [group, work] : group_work) {
-        if (static_cast<double>(work) >= options.array_share * static_cast<double>(total_work) &&
-            constraints < kMaxConstraints) {
-          index_of_group[group] = static_cast<std::uint8_t>(constraints++);
-        }
-      }
-      constraint.assign(n, 0);
-      for (std::uint32_t v = 0; v < n; ++v) {
-        if (auto it = index_of_group.find(graph.group(v)); it != index_of_group.end()) constraint[v] = it->second;
-      }
+      const BalanceConstraints balance = balance_constraints(graph, excluded, options.array_share, kMaxConstraints);
+      constraint = balance.of_vertex;
+      constraints = balance.count;
       // One net per exporting vertex x: {x} + its consumers.
       const auto& d = graph.directed();
       net_offsets.push_back(0);

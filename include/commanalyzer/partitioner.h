@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -23,6 +24,40 @@ namespace commanalyzer {
 
 // Owner of a vertex that every process replicates (a singleton).
 inline constexpr ProcId kReplicated = -1;
+
+// Balance constraints for SPMD decompositions: every heap array holding at
+// least `share` of the work is balanced over all processes on its own
+// (constraint 1, 2, ...); everything else shares constraint 0. Without it,
+// arrays that never interact (MiniGhost's variables) land whole on
+// different processes, which no SPMD code does.
+struct BalanceConstraints {
+  std::vector<std::uint8_t> of_vertex;
+  int count = 1;
+};
+
+inline BalanceConstraints balance_constraints(const ValueGraph& graph, const std::vector<std::uint8_t>& excluded,
+                                              double share, int max_constraints) {
+  std::map<std::uint32_t, std::uint64_t> group_work;
+  std::uint64_t total = 0;
+  for (ValueGraph::Vertex v = 0; v < graph.vertex_count(); ++v) {
+    if (excluded[v]) continue;
+    const std::uint64_t w = 1 + static_cast<std::uint64_t>(graph.work(v));
+    total += w;
+    if (graph.group(v) != 0) group_work[graph.group(v)] += w;
+  }
+  BalanceConstraints result;
+  std::map<std::uint32_t, std::uint8_t> index_of_group;
+  for (const auto& [group, work] : group_work) {
+    if (static_cast<double>(work) >= share * static_cast<double>(total) && result.count < max_constraints) {
+      index_of_group[group] = static_cast<std::uint8_t>(result.count++);
+    }
+  }
+  result.of_vertex.assign(graph.vertex_count(), 0);
+  for (ValueGraph::Vertex v = 0; v < graph.vertex_count(); ++v) {
+    if (auto it = index_of_group.find(graph.group(v)); it != index_of_group.end()) result.of_vertex[v] = it->second;
+  }
+  return result;
+}
 
 template <class P>
 concept Partitioner = requires(const P& partitioner, const ValueGraph& graph,
@@ -44,7 +79,8 @@ struct MetisPartitioner {
   int imbalance_permille = 30;  // METIS ufactor: max part weight 1.03 x average
   bool recursive_bisection = false;  // METIS_PartGraphRecursive instead of k-way
   int attempts = 1;                  // METIS ncuts: best of this many partitionings
-  bool balance_work = false;         // balance region work instead of all instances
+  bool balance_work = true;          // balance region work (+1 per vertex), per large array
+  double array_share = 0.05;         // see balance_constraints()
 
   std::vector<ProcId> partition(const ValueGraph& graph, const std::vector<std::uint8_t>& excluded,
                                 int nparts) const {
@@ -64,7 +100,10 @@ struct MetisPartitioner {
 
     std::vector<idx_t> xadj{0}, adjncy, adjwgt, vwgt, vsize;
     xadj.reserve(members.size() + 1);
-    vwgt.reserve(members.size());
+    const BalanceConstraints constraints =
+        balance_work ? balance_constraints(graph, excluded, array_share, 8) : BalanceConstraints{};
+    const int ncons = balance_work ? constraints.count : 1;
+    vwgt.reserve(members.size() * ncons);
     const auto& g = graph.symmetric();
     for (ValueGraph::Vertex v : members) {
       for (auto e : boost::make_iterator_range(boost::out_edges(v, g))) {
@@ -77,7 +116,11 @@ struct MetisPartitioner {
         throw std::length_error("commanalyzer: graph too large for 32-bit METIS indices");
       }
       xadj.push_back(static_cast<idx_t>(adjncy.size()));
-      vwgt.push_back(balance_work ? clamp(graph.work(v)) : std::max<idx_t>(1, clamp(graph.weight(v))));
+      if (balance_work) {
+        for (int c = 0; c < ncons; ++c) vwgt.push_back(constraints.of_vertex[v] == c ? 1 + clamp(graph.work(v)) : 0);
+      } else {
+        vwgt.push_back(std::max<idx_t>(1, clamp(graph.weight(v))));
+      }
       vsize.push_back(clamp(graph.exports(v)));
     }
 
@@ -89,13 +132,14 @@ struct MetisPartitioner {
     if (!recursive_bisection) {
       options[METIS_OPTION_OBJTYPE] = objective == Objective::kVolume ? METIS_OBJTYPE_VOL : METIS_OBJTYPE_CUT;
     }
-    idx_t n = static_cast<idx_t>(members.size()), ncon = 1, parts = nparts, objval = 0;
+    idx_t n = static_cast<idx_t>(members.size()), ncon = ncons, parts = nparts, objval = 0;
+    std::vector<real_t> ubvec(ncons, 1.0f + imbalance_permille / 1000.0f);
     std::vector<idx_t> part(members.size(), 0);
     const auto metis = recursive_bisection ? METIS_PartGraphRecursive : METIS_PartGraphKway;
     const int status = metis(&n, &ncon, xadj.data(), adjncy.data(), vwgt.data(),
                                            objective == Objective::kVolume ? vsize.data() : nullptr,
                                            adjwgt.data(), &parts,
-                                           /*tpwgts=*/nullptr, /*ubvec=*/nullptr, options, &objval, part.data());
+                                           /*tpwgts=*/nullptr, ubvec.data(), options, &objval, part.data());
     if (status != METIS_OK) {
       throw std::runtime_error("commanalyzer: METIS partitioning failed with status " + std::to_string(status));
     }
