@@ -194,7 +194,6 @@ class Analyzer {
   void region_end() {
     if (!counting_) return;
     counting_ = false;
-    mark_outputs();
   }
 
   void iteration() {
@@ -216,7 +215,7 @@ class Analyzer {
 
   std::size_t memory_bytes() const {
     return shadow_.memory_bytes() + slicer_.memory_bytes() + profile_.values.memory_bytes() +
-           profile_.flows.memory_bytes() + profile_.vertex_count() * 17;
+           profile_.flows.memory_bytes() + profile_.vertex_count() * 16;  // home, weight, group
   }
 
  private:
@@ -232,7 +231,6 @@ class Analyzer {
     if (vertex == kNoVertex) vertex = profile_.add_vertex(addr, allocations_.empty() ? 0 : allocation_of(addr));
     const ValueId v = profile_.values.create(size, input, vertex);
     ++profile_.vertex_weight[vertex];
-    profile_.vertex_last[vertex] = v;
     return v;
   }
 
@@ -240,13 +238,6 @@ class Analyzer {
     const ValueId old = shadow_.exchange(word, v);
     if (old != kNoValue) profile_.values.drop_copy(old);
     if (v != kNoValue) profile_.values.add_copy(v);
-  }
-
-  void mark_outputs() {
-    for (VertexId x = 0; x < profile_.vertex_count(); ++x) {
-      const ValueId last = profile_.vertex_last[x];
-      profile_.vertex_output[x] = last != kNoValue && profile_.values.live_copies(last) > 0;
-    }
   }
 
   Shadow shadow_;

@@ -22,13 +22,10 @@ struct Profile {
   // Value-flow chains created inside the region of interest.
   Flows flows;
 
-  // Per vertex: the first location one of its instances occupied, how many
-  // instances it has (its partition weight), its newest instance, and
-  // whether that instance was live at the end of the region (an output).
+  // Per vertex: the first location one of its instances occupied, and how
+  // many instances it has.
   std::vector<Address> vertex_home;
   std::vector<std::uint32_t> vertex_weight;
-  std::vector<ValueId> vertex_last;
-  std::vector<std::uint8_t> vertex_output;
   // The heap allocation (array) the home location belonged to when the
   // vertex was created: 1, 2, ... in allocation order; 0 = not a tracked
   // allocation (globals, stack, small blocks).
@@ -50,8 +47,6 @@ struct Profile {
     vertex_home.push_back(home);
     vertex_group.push_back(group);
     vertex_weight.push_back(0);
-    vertex_last.push_back(kNoValue);
-    vertex_output.push_back(0);
     return static_cast<VertexId>(vertex_home.size() - 1);
   }
 };

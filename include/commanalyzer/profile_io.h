@@ -5,7 +5,7 @@
 //   "CAPROFIL" u32 version u32 word_bytes
 //   u64 length + bytes: free-form metadata (program, arguments)
 //   u64 values;   u16 size[values] u8 input[values] u32 vertex[values]
-//   u64 vertices; u64 home[] u32 weight[] u32 last[] u8 output[] u32 group[]
+//   u64 vertices; u64 home[] u32 weight[] u32 group[]
 //   u64 marks;    u32 mark[]
 //   u64 flows; u64 sources; per flow: u32 value u32 count u32 source[count]
 //   u64 FNV-1a of everything above
@@ -31,7 +31,7 @@
 namespace commanalyzer {
 
 inline constexpr char kProfileMagic[8] = {'C', 'A', 'P', 'R', 'O', 'F', 'I', 'L'};
-inline constexpr std::uint32_t kProfileVersion = 2;
+inline constexpr std::uint32_t kProfileVersion = 3;
 
 class ProfileError : public std::runtime_error {
  public:
@@ -119,8 +119,6 @@ void write_profile(std::ostream& out, const Profile<CompactValueStore, Flows>& p
   w.put<std::uint64_t>(profile.vertex_count());
   w.array(profile.vertex_home);
   w.array(profile.vertex_weight);
-  w.array(profile.vertex_last);
-  w.array(profile.vertex_output);
   w.array(profile.vertex_group);
 
   w.put<std::uint64_t>(profile.iteration_marks.size());
@@ -173,8 +171,6 @@ inline Profile<CompactValueStore, FlatFlowStore> read_profile(std::istream& in, 
   }
   profile.vertex_home = r.array<Address>(vertex_count);
   profile.vertex_weight = r.array<std::uint32_t>(vertex_count);
-  profile.vertex_last = r.array<ValueId>(vertex_count);
-  profile.vertex_output = r.array<std::uint8_t>(vertex_count);
   profile.vertex_group = r.array<std::uint32_t>(vertex_count);
   profile.iteration_marks = r.array<ValueId>(r.get<std::uint64_t>());
 

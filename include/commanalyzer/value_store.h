@@ -37,7 +37,7 @@ concept ValueStore = requires(S store, const S& const_store, ValueId v, VertexId
   { const_store.memory_bytes() } -> std::convertible_to<std::size_t>;
 };
 
-// Default: structure of arrays, 12 bytes per value.
+// Default: structure of arrays, 11 bytes per value.
 class CompactValueStore {
  public:
   CompactValueStore() {
