@@ -91,7 +91,7 @@ struct LogicalVolumeCostModel {
     if (procs < 1) throw std::invalid_argument("commanalyzer: process count must be >= 1");
     Run<ProfileT> run(profile, graph, owner, procs);
     profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) { run.flow(v, sources); });
-    run.publish_chain_ends();
+    run.publish_pending(run.current_phase);  // what the last iteration left unreduced
     run.finish(network);
     return std::move(run.result);
   }
@@ -200,8 +200,6 @@ struct LogicalVolumeCostModel {
       for (ValueId s : due) publish(s, phase);
       pending.clear();
     }
-
-    void publish_chain_ends() { publish_pending(current_phase); }
 
     void collective(Kind kind, ValueId s, std::size_t phase) {
       if (n == 1) return;
