@@ -77,14 +77,14 @@ done
 # minighost 60^3: > 300 s), hence the smaller sizes below.
 full_cases=(
   "matmul|128|4,16,64"
-  "spmv|131072 20|2,4,8,16,32,64"
+  "spmv|2048 10 2048|2,4,8,16,32,64"
   "heat2d|512 100|2,4,8,16,32,64"
   "minighost|48 48 48 4 10|2,4,8,16,27,64"
   "lulesh|18 5|8,27,64"
 )
 quick_cases=(
   "matmul|24|4,16"
-  "spmv|3000 5|2,4,8"
+  "spmv|256 3 256|2,4,8"
   "heat2d|48 10|2,4,8"
   "minighost|12 12 12 2 3|8,27"
   "lulesh|6 3|8,27"

@@ -47,7 +47,7 @@ STRETCH_AVG, STRETCH_MAXERR = 0.97, 0.05  # issue 4's aim
 
 SIZE_NAMES = {
     "matmul": ["n"],
-    "spmv": ["n", "iters"],
+    "spmv": ["n", "iters", "random entries per row"],
     "heat2d": ["n", "steps"],
     "minighost": ["nx", "ny", "nz", "nvars", "steps"],
     "lulesh": ["s", "steps"],

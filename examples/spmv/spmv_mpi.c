@@ -21,14 +21,14 @@
 // additionally carries the point-to-point fetch.
 // The checksum is reduced with MPI_Reduce after the counted region.
 //
-// Usage: mpirun -np P spmv_mpi [n=4096] [iters=20]
+// Usage: mpirun -np P spmv_mpi [n=4096] [iters=20] [nrand=3]
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define BAND 2
-#define NRAND 3
+#define NRAND_DEFAULT 3
 
 static unsigned hash2(unsigned a, unsigned b) {
   unsigned h = (a * 2654435761u) ^ (b * 2246822519u + 0x9e3779b9u);
@@ -38,11 +38,11 @@ static unsigned hash2(unsigned a, unsigned b) {
   return h;
 }
 
-static int make_row(int i, int n, int *cols, double *vals) {
+static int make_row(int i, int n, int nrand, int *cols, double *vals) {
   int c = 0;
   for (int j = i - BAND; j <= i + BAND; ++j)
     if (j >= 0 && j < n && j != i) cols[c++] = j;
-  for (int r = 0; r < NRAND; ++r) cols[c++] = (int)(hash2((unsigned)i, (unsigned)r) % (unsigned)n);
+  for (int r = 0; r < nrand; ++r) cols[c++] = (int)(hash2((unsigned)i, (unsigned)r) % (unsigned)n);
   double wsum = 0.0;
   for (int p = 0; p < c; ++p) {
     vals[p] = 1.0 + (double)(hash2((unsigned)i, 100u + (unsigned)p) % 1000u) / 1000.0;
@@ -72,15 +72,16 @@ int main(int argc, char **argv) {
   MPI_Pcontrol(0);
   int n = argc > 1 ? atoi(argv[1]) : 4096;
   int iters = argc > 2 ? atoi(argv[2]) : 20;
+  int nrand = argc > 3 ? atoi(argv[3]) : NRAND_DEFAULT;
   int P, me;
   MPI_Comm_size(MPI_COMM_WORLD, &P);
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
-  if (n < P || iters < 0) {
-    fprintf(stderr, "spmv_mpi: need n >= P and iters >= 0\n");
+  if (n < P || iters < 0 || nrand < 0) {
+    fprintf(stderr, "spmv_mpi: need n >= P, iters >= 0 and nrand >= 0\n");
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
   const int lo = block_lo(me, P, n), len = block_len(me, P, n);
-  const int maxrow = 2 * BAND + NRAND + 1;
+  const int maxrow = 2 * BAND + nrand + 1;
 
   // Local rows, global column indices.
   int *rowptr = malloc(sizeof(int) * (len + 1));
@@ -88,7 +89,7 @@ int main(int argc, char **argv) {
   double *val = malloc(sizeof(double) * (size_t)(len > 0 ? len : 1) * maxrow);
   rowptr[0] = 0;
   for (int i = 0; i < len; ++i)
-    rowptr[i + 1] = rowptr[i] + make_row(lo + i, n, colidx + rowptr[i], val + rowptr[i]);
+    rowptr[i + 1] = rowptr[i] + make_row(lo + i, n, nrand, colidx + rowptr[i], val + rowptr[i]);
   double *x = malloc(sizeof(double) * n);  // full-length vector
   double *y = malloc(sizeof(double) * (len > 0 ? len : 1));
   for (int i = 0; i < len; ++i) x[lo + i] = x_init(lo + i);
