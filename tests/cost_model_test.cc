@@ -213,5 +213,68 @@ TEST(CostModel, SingletonContributionsAreReducedEveryIteration) {
   for (int t = 0; t < steps; ++t) EXPECT_EQ(e.phase_bytes[t], 2 * 3 * 8u) << t;
 }
 
+// f[0] += g[i] for four g's of process 1, f[0] on process 0 (a scatter-add
+// of element forces into a node): process 1 combines its contributions and
+// sends one partial per iteration, not four values.
+TEST(CostModel, RemoteContributionsToAnUpdateAreCombined) {
+  constexpr int steps = 3;
+  const Array f{0x10000}, g{0x20000}, w{0x30000};
+  Analyzer<> a;
+  a.region_begin();
+  for (int t = 0; t < steps; ++t) {
+    for (std::uint64_t i = 0; i < 4; ++i) a.store(g.at(i), 8, a.compute(a.load(w.at(i), 8)));  // g[i] = h(w[i])
+    a.store(f.at(0), 8, kComputedBit);                                                        // f[0] = 0
+    for (std::uint64_t i = 0; i < 4; ++i) a.store(f.at(0), 8, a.join(a.load(f.at(0), 8), a.load(g.at(i), 8)));
+    a.iteration();
+  }
+  a.region_end();
+  const OwnerMapPartitioner map{
+      [&](Address home, int) -> ProcId { return g.contains(home, 4) || w.contains(home, 4) ? 1 : 0; }};
+  LogicalVolumeCostModel plain;
+  plain.combine_partial_updates = false;
+  Estimator<Profile0, NoSingletons, OwnerMapPartitioner> combined(a.profile(), {}, map);
+  Estimator<Profile0, NoSingletons, OwnerMapPartitioner, LogicalVolumeCostModel> separate(a.profile(), {}, map, plain);
+  EXPECT_EQ(separate.estimate(2).p2p_bytes, steps * 4 * 8u);
+  const CommEstimate e = combined.estimate(2);
+  EXPECT_EQ(e.p2p_bytes, steps * 8u);
+  EXPECT_EQ(e.at(1, 0), steps * 8u);
+  EXPECT_EQ(e.p2p_messages, static_cast<std::uint64_t>(steps));
+}
+
+// A contribution whose inputs also serve other values is not combined: its
+// inputs travel once and serve everything (C += A x B in memory).
+TEST(CostModel, SharedContributionInputsAreSentNotCombined) {
+  const Array f{0x10000}, g{0x20000};
+  Analyzer<> a;
+  a.region_begin();
+  for (std::uint64_t j = 0; j < 2; ++j)
+    for (std::uint64_t i = 0; i < 4; ++i) a.store(f.at(j), 8, a.join(a.load(f.at(j), 8), a.load(g.at(i), 8)));
+  a.region_end();
+  const OwnerMapPartitioner map{[&](Address home, int) -> ProcId { return g.contains(home, 4) ? 1 : 0; }};
+  Estimator<Profile0, NoSingletons, OwnerMapPartitioner> est(a.profile(), {}, map);
+  EXPECT_EQ(est.estimate(2).p2p_bytes, 4 * 8u);  // g[0..3] once, not a partial per f[j]
+}
+
+// Process 1 reads x[0] (old), then xd[0] and x[0] after x[0] += xd[0]: it
+// holds both inputs of the new x[0] anyway, so it recomputes it.
+TEST(CostModel, ValuesComputableFromReceivedInputsAreRecomputed) {
+  const Array x{0x10000}, xd{0x20000}, y{0x30000};
+  Analyzer<> a;
+  a.region_begin();
+  a.store(y.at(0), 8, a.compute(a.load(x.at(0), 8)));                          // y[0] = h(x[0])
+  a.store(xd.at(0), 8, a.compute(a.load(xd.at(0), 8)));                        // xd[0] = h(xd[0])
+  a.store(x.at(0), 8, a.join(a.load(x.at(0), 8), a.load(xd.at(0), 8)));       // x[0] += xd[0]
+  a.store(y.at(1), 8, a.join(a.load(x.at(0), 8), a.load(xd.at(0), 8)));       // y[1] = x[0] + xd[0]
+  a.region_end();
+  const OwnerMapPartitioner map{[&](Address home, int) -> ProcId { return y.contains(home, 2) ? 1 : 0; }};
+  LogicalVolumeCostModel send_all;
+  send_all.recompute_when_free = false;
+  Estimator<Profile0, NoSingletons, OwnerMapPartitioner, LogicalVolumeCostModel> sending(a.profile(), {}, map, send_all);
+  Estimator<Profile0, NoSingletons, OwnerMapPartitioner> recomputing(a.profile(), {}, map);
+  EXPECT_EQ(sending.estimate(2).p2p_bytes, 3 * 8u);      // old x, new xd, new x
+  EXPECT_EQ(recomputing.estimate(2).p2p_bytes, 2 * 8u);  // old x, new xd
+  EXPECT_EQ(recomputing.estimate(2).at(0, 1), 2 * 8u);
+}
+
 }  // namespace
 }  // namespace commanalyzer

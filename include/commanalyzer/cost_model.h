@@ -14,6 +14,17 @@
 //  - contributors on one process, or an input read once: Bcast, (N-1)m;
 //  - no contributors and not an input (computed from replicated data or
 //    constants): nothing, every process computes it.
+// Two refinements of owner-computes that any reasonable MPI code makes, each
+// a switch (both on by default):
+//  - combine_partial_updates: an exclusive update of a location (`f[n] +=
+//    g(...)`) whose other sources all live on one remote process p and are
+//    used by nothing else is computed on p; p's contributions to that
+//    location in one iteration are combined and sent as one partial value
+//    (a reduction), not as their sources;
+//  - recompute_when_free: a remote instance that the receiving process could
+//    compute itself from values it holds or receives anyway is recomputed
+//    there instead of sent (the duplicated boundary nodes of LULESH-style
+//    codes: with the new velocities at hand, the new positions are free).
 // Contributions still pending at the end of an iteration are reduced in
 // that iteration (SPMD codes keep replicated values consistent every step:
 // `gsum += local_sum` each step is an Allreduce each step, not one at the
@@ -84,16 +95,30 @@ concept CostModel = requires(const C& model, const ProfileT& profile, const Valu
 
 struct LogicalVolumeCostModel {
   NetworkModel network;
+  bool combine_partial_updates = true;
+  bool recompute_when_free = true;
 
   template <class ProfileT>
   CommEstimate estimate(const ProfileT& profile, const ValueGraph& graph, const std::vector<ProcId>& owner,
                         int procs) const {
     if (procs < 1) throw std::invalid_argument("commanalyzer: process count must be >= 1");
-    Run<ProfileT> run(profile, graph, owner, procs);
-    profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) { run.flow(v, sources); });
-    run.publish_pending(run.current_phase);  // what the last iteration left unreduced
-    run.finish(network);
-    return std::move(run.result);
+    std::vector<std::uint8_t> uses;  // flows each instance is a source of, saturating at 2
+    if (combine_partial_updates) {
+      uses.assign(profile.values.count() + 1, 0);
+      profile.flows.for_each([&](ValueId, std::span<const ValueId> sources) {
+        for (ValueId s : sources) uses[s] += uses[s] < 2;
+      });
+    }
+    Run<ProfileT> run(profile, graph, owner, procs, uses);
+    run.run_all();
+    if (!recompute_when_free) return run.finish(network);
+    // Which receptions could be recomputations is known only once every
+    // reception is known: a second run that skips them.
+    Run<ProfileT> second(profile, graph, owner, procs, uses);
+    second.recomputed = run.free_receptions();
+    if (second.recomputed.empty()) return run.finish(network);
+    second.run_all();
+    return second.finish(network);
   }
 
  private:
@@ -110,8 +135,9 @@ struct LogicalVolumeCostModel {
 
   template <class ProfileT>
   struct Run {
-    Run(const ProfileT& profile_in, const ValueGraph& graph_in, const std::vector<ProcId>& owner_in, int procs)
-        : profile(profile_in), graph(graph_in), owner(owner_in), n(procs) {
+    Run(const ProfileT& profile_in, const ValueGraph& graph_in, const std::vector<ProcId>& owner_in, int procs,
+        const std::vector<std::uint8_t>& uses_in)
+        : profile(profile_in), graph(graph_in), owner(owner_in), n(procs), uses(uses_in) {
       result.procs = procs;
       result.matrix.assign(static_cast<std::size_t>(n) * n, 0);
       result.messages_matrix.assign(static_cast<std::size_t>(n) * n, 0);
@@ -125,6 +151,12 @@ struct LogicalVolumeCostModel {
     }
 
     ProcId owner_of(ValueId v) const { return owner[graph.local(profile.values.vertex(v))]; }
+    std::uint64_t key(ValueId s, ProcId q) const { return static_cast<std::uint64_t>(s) * n + q; }
+
+    void run_all() {
+      profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) { flow(v, sources); });
+      publish_pending(current_phase);  // what the last iteration left unreduced
+    }
 
     void flow(ValueId v, std::span<const ValueId> sources) {
       const std::size_t phase = profile.phase_of(v);
@@ -155,6 +187,7 @@ struct LogicalVolumeCostModel {
         }
         return;
       }
+      if (!uses.empty() && partial_update(v, sources, q, phase)) return;
       for (ValueId s : sources) {
         const ProcId p = owner_of(s);
         if (p == q) continue;
@@ -162,20 +195,80 @@ struct LogicalVolumeCostModel {
           publish(s, phase);
           continue;
         }
-        if (!delivered.insert(static_cast<std::uint64_t>(s) * n + q).second) continue;
-        const std::uint64_t bytes = profile.values.size_bytes(s);
-        const std::size_t cell = static_cast<std::size_t>(p) * n + q;
-        result.matrix[cell] += bytes;
-        result.p2p_bytes += bytes;
-        result.phase_bytes[phase] += bytes;
-        sent_bytes[p] += bytes;
-        if (last_message_phase[cell] != phase + 1) {
-          last_message_phase[cell] = phase + 1;
-          ++result.messages_matrix[cell];
-          ++result.p2p_messages;
-          ++sent_messages[p];
-        }
+        if (!delivered.insert(key(s, q)).second || recomputed.contains(key(s, q))) continue;
+        send(p, q, profile.values.size_bytes(s), phase);
       }
+    }
+
+    // v = v' (+) g(others), v' the previous instance of v's location: when
+    // every other source not yet at q lives on one process p and serves
+    // only this update, p computes g and sends one combined partial per
+    // (location, p, iteration). (Sources used elsewhere too are cheaper to
+    // send once: each instance travels to q only once.)
+    bool partial_update(ValueId v, std::span<const ValueId> sources, ProcId q, std::size_t phase) {
+      const VertexId chain = profile.values.vertex(v);
+      bool updates_chain = false;
+      ProcId contributor = kNone;
+      for (ValueId s : sources) {
+        if (profile.values.vertex(s) == chain) {
+          updates_chain = true;
+          continue;
+        }
+        const ProcId p = owner_of(s);
+        if (p == kReplicated || p == q || delivered.contains(key(s, q))) continue;
+        if (uses[s] > 1) return false;
+        contributor = merge(contributor, p);
+      }
+      if (!updates_chain || contributor < 0) return false;
+      // p needs the rest of g's inputs too: only combine when q holds none
+      // of them (otherwise g is split across processes).
+      for (ValueId s : sources) {
+        if (profile.values.vertex(s) != chain && owner_of(s) == q) return false;
+      }
+      for (ValueId s : sources) {
+        if (owner_of(s) == kReplicated && profile.values.vertex(s) != chain) publish(s, phase);
+      }
+      const std::uint64_t partial = static_cast<std::uint64_t>(chain) * n + contributor;
+      if (partial_sent.insert({partial, phase}).second) send(contributor, q, profile.values.size_bytes(v), phase);
+      return true;
+    }
+
+    void send(ProcId p, ProcId q, std::uint64_t bytes, std::size_t phase) {
+      const std::size_t cell = static_cast<std::size_t>(p) * n + q;
+      result.matrix[cell] += bytes;
+      result.p2p_bytes += bytes;
+      result.phase_bytes[phase] += bytes;
+      sent_bytes[p] += bytes;
+      if (last_message_phase[cell] != phase + 1) {
+        last_message_phase[cell] = phase + 1;
+        ++result.messages_matrix[cell];
+        ++result.p2p_messages;
+        ++sent_messages[p];
+      }
+    }
+
+    // Receptions (s, q) of this run whose s q could compute itself: every
+    // source of s is owned by q, replicated, or itself received by q. A
+    // source received only later is merely received earlier: same bytes.
+    absl::flat_hash_set<std::uint64_t> free_receptions() const {
+      absl::flat_hash_set<ValueId> received;
+      for (std::uint64_t k : delivered) received.insert(static_cast<ValueId>(k / n));
+      absl::flat_hash_map<ValueId, std::vector<ValueId>> sources_of;
+      profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
+        if (received.contains(v)) sources_of[v].assign(sources.begin(), sources.end());
+      });
+      absl::flat_hash_set<std::uint64_t> free;
+      for (std::uint64_t k : delivered) {
+        const auto it = sources_of.find(static_cast<ValueId>(k / n));
+        if (it == sources_of.end() || it->second.empty()) continue;  // an input: nothing to recompute from
+        const auto q = static_cast<ProcId>(k % n);
+        const bool local = std::all_of(it->second.begin(), it->second.end(), [&](ValueId t) {
+          const ProcId p = owner_of(t);
+          return p == q || p == kReplicated || delivered.contains(key(t, q));
+        });
+        if (local) free.insert(k);
+      }
+      return free;
     }
 
     void publish(ValueId s, std::size_t phase) {
@@ -217,7 +310,7 @@ struct LogicalVolumeCostModel {
       collective_seconds += static_cast<double>(factor) * std::ceil(std::log2(n)) * static_cast<double>(m);
     }
 
-    void finish(const NetworkModel& net) {
+    CommEstimate finish(const NetworkModel& net) {
       double busiest = 0;
       for (int p = 0; p < n; ++p) {
         busiest = std::max(busiest, static_cast<double>(sent_messages[p]) * net.alpha_seconds +
@@ -226,14 +319,18 @@ struct LogicalVolumeCostModel {
       const double rounds = std::ceil(std::log2(std::max(n, 1)));
       result.seconds = busiest + static_cast<double>(result.collective_calls) * rounds * net.alpha_seconds +
                        collective_seconds * net.seconds_per_byte;
+      return std::move(result);
     }
 
     const ProfileT& profile;
     const ValueGraph& graph;
     const std::vector<ProcId>& owner;
     const int n;
+    const std::vector<std::uint8_t>& uses;  // empty: partial updates off
     CommEstimate result;
-    absl::flat_hash_set<std::uint64_t> delivered;  // instance * n + receiving process
+    absl::flat_hash_set<std::uint64_t> delivered;  // key(instance, receiving process)
+    absl::flat_hash_set<std::uint64_t> recomputed;  // keys of receptions that cost nothing
+    absl::flat_hash_set<std::pair<std::uint64_t, std::size_t>> partial_sent;  // (location, contributor), phase
     absl::flat_hash_set<ValueId> published;
     absl::flat_hash_map<ValueId, ProcId> contributors;
     absl::flat_hash_map<VertexId, ValueId> pending;  // singleton chain -> newest unreduced instance
