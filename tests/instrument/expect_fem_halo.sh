@@ -18,14 +18,15 @@
 # bytes. A distribution into blocks moves only what lies next to a block
 # boundary. For P = 2 and a cut through the middle of the box: the
 # temperatures of the (n+1)^2 nodes on the cut, 3 times; up to 4 element
-# contributions to each of them from the other side, 2 times (the analysis
-# counts every contribution, not one partial sum per node); n^2 cells on
-# each side, both ways, 2 times: 3 (n+1)^2 + 8 (n+1)^2 + 4 n^2 values, 683
-# for n = 6 against F / 2 = 1073. For P = 4 the all-gather is 3 fields'
-# worth and two cuts move well under 1.5 of them. Limit per step:
-# (P-1) * 8 * F / 2 bytes: 8588 (P = 2) and 25764 (P = 4) for n = 6.
-# Values on the day this was written (n = 6, 10 steps): about 6300 and
-# 10800 bytes per step.
+# contributions to each of them from the other side, 2 times (each one
+# counted, as if no partial sums were combined: the most a cost model may
+# count); n^2 cells on each side, both ways, 2 times: 3 (n+1)^2 + 8 (n+1)^2
+# + 4 n^2 values, 683 for n = 6 against F / 2 = 1073. For P = 4 the
+# all-gather is 3 fields' worth and two cuts move well under 1.5 of them.
+# Limit per step: (P-1) * 8 * F / 2 bytes: 8588 (P = 2) and 25764 (P = 4)
+# for n = 6. Values on the day this was written (n = 6, 10 steps; they vary
+# by a few per cent from run to run): 5400-6300 and 10800-12000 bytes per
+# step, 4600 and 8500 with the combined partials of main's 716bec3.
 set -euo pipefail
 json="$1" n="$2"
 field() { grep -oE "\{\"n\": $1, [^}]*" "$json" | grep -oE "\"$2\": [0-9.]+" | grep -oE '[0-9.]+$'; }
