@@ -130,6 +130,29 @@ TEST(Coalescing, ReusedWorkspaceSlotIsNotAHub) {
   EXPECT_EQ(graph.vertex_count(), 4 * n);
 }
 
+// A C++ fill (std::vector<double> r(n, 0.0), r.assign(n, 0.0)) loads one
+// value and stores it to every element: each element holds the same
+// instance. Updating each element in place (r[e] += x[e], twice) must give
+// one vertex per element, homed there, not one hub homed where the fill
+// value was.
+TEST(Coalescing, FilledValueUpdatedInPlaceIsNotAHub) {
+  constexpr std::uint64_t n = 40;
+  Analyzer<> a;
+  const Array x{0x10000}, r{0x20000}, tmp{0x30000};
+  a.store(tmp.at(0), 8, kComputedBit);  // the 0.0 behind the const reference
+  const Label zero = a.load(tmp.at(0), 8);
+  for (std::uint64_t e = 0; e < n; ++e) a.store(r.at(e), 8, zero);
+  EXPECT_EQ(a.value_at(r.at(0)), a.value_at(r.at(n - 1)));  // replicated
+  for (int pass = 0; pass < 2; ++pass)
+    for (std::uint64_t e = 0; e < n; ++e) a.store(r.at(e), 8, a.join(a.load(r.at(e), 8), a.load(x.at(e), 8)));
+  for (std::uint64_t e = 0; e < n; ++e) {
+    const VertexId v = a.profile().values.vertex(a.value_at(r.at(e)));
+    EXPECT_EQ(a.profile().vertex_home[v], r.at(e)) << e;
+    EXPECT_EQ(a.profile().vertex_weight[v], 2u) << e;  // both updates, nothing else
+  }
+  EXPECT_EQ(a.profile().vertex_count(), 2 * n + 1);  // x, r, and the fill value
+}
+
 TEST(Coalescing, NoCoalescingKeepsEveryInstance) {
   constexpr std::uint64_t n = 3;
   Analyzer<PagedShadowMemory<>, UnionDagSlicer, NoCoalescing> a;

@@ -109,9 +109,16 @@ class Analyzer {
     }
     ++stats_.creations;
     slicer_.flatten(label, sources_);
+    // Coalescing joins the updates of one location: the previous value's
+    // vertex must be homed here. A value replicated into many locations (a
+    // C++ fill: vector<double>(n, 0.0), assign, std::fill store one loaded
+    // value everywhere) and then updated in each of them would otherwise
+    // pull every location into that one value's vertex, a hub.
     const ValueId previous = shadow_.get(first);
+    const bool homed_here =
+        previous != kNoValue && profile_.vertex_home[profile_.values.vertex(previous)] / kWordBytes == first;
     const VertexId vertex =
-        coalescing_.coalesce(previous, sources_) ? profile_.values.vertex(previous) : kNoVertex;
+        homed_here && coalescing_.coalesce(previous, sources_) ? profile_.values.vertex(previous) : kNoVertex;
     const ValueId v = new_value(addr, size, /*input=*/false, vertex);
     if (counting_ && !sources_.empty()) profile_.flows.append(v, sources_);
     for (std::uint64_t w = first; w <= last; ++w) assign_word(w, v);
