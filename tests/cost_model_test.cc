@@ -232,6 +232,7 @@ TEST(CostModel, RemoteContributionsToAnUpdateAreCombined) {
       [&](Address home, int) -> ProcId { return g.contains(home, 4) || w.contains(home, 4) ? 1 : 0; }};
   LogicalVolumeCostModel plain;
   plain.combine_partial_updates = false;
+  plain.recompute_when_cheaper = false;  // else process 0 would receive w once and compute g itself
   Estimator<Profile0, NoSingletons, OwnerMapPartitioner> combined(a.profile(), {}, map);
   Estimator<Profile0, NoSingletons, OwnerMapPartitioner, LogicalVolumeCostModel> separate(a.profile(), {}, map, plain);
   EXPECT_EQ(separate.estimate(2).p2p_bytes, steps * 4 * 8u);
@@ -268,7 +269,7 @@ TEST(CostModel, ValuesComputableFromReceivedInputsAreRecomputed) {
   a.region_end();
   const OwnerMapPartitioner map{[&](Address home, int) -> ProcId { return y.contains(home, 2) ? 1 : 0; }};
   LogicalVolumeCostModel send_all;
-  send_all.recompute_when_free = false;
+  send_all.recompute_when_cheaper = false;
   Estimator<Profile0, NoSingletons, OwnerMapPartitioner, LogicalVolumeCostModel> sending(a.profile(), {}, map, send_all);
   Estimator<Profile0, NoSingletons, OwnerMapPartitioner> recomputing(a.profile(), {}, map);
   EXPECT_EQ(sending.estimate(2).p2p_bytes, 3 * 8u);      // old x, new xd, new x

@@ -44,6 +44,12 @@ ABSL_FLAG(double, edge_penalty, commanalyzer::ConnectivityPartitioner{}.edge_pen
 ABSL_FLAG(bool, singleton_degree_floor, true,
           "singletons must also be used by (or computed from) at least sqrt(#vertices) others; off = the "
           "paper's relative score alone");
+ABSL_FLAG(bool, combine_partial_updates, true,
+          "cost model: a process's contributions to one remote location in one iteration (f[n] += g) travel "
+          "as one combined partial; off = each contribution's inputs travel (Algorithm 4 as written)");
+ABSL_FLAG(bool, recompute, true,
+          "cost model: a process receives the cheapest values it can compute what it uses from (e.g. a "
+          "summed force instead of a new velocity and position); off = it receives every remote value it uses");
 ABSL_FLAG(std::string, output, "", "build: where to write the instrumented executable");
 ABSL_FLAG(int, n, 128, "demo: grid points per side of the built-in Heat2D example");
 ABSL_FLAG(int, steps, 10, "demo: time steps of the built-in Heat2D example");
@@ -158,7 +164,10 @@ int report_with(const ProfileT& profile, const std::vector<int>& procs, Partitio
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   DensityDistanceScorer scorer;
   scorer.degree_floor = absl::GetFlag(FLAGS_singleton_degree_floor);
-  Estimator<ProfileT, DensityDistanceScorer, PartitionerT> estimator(profile, scorer, partitioner);
+  LogicalVolumeCostModel cost;
+  cost.combine_partial_updates = absl::GetFlag(FLAGS_combine_partial_updates);
+  cost.recompute_when_cheaper = absl::GetFlag(FLAGS_recompute);
+  Estimator<ProfileT, DensityDistanceScorer, PartitionerT> estimator(profile, scorer, partitioner, cost);
   GraphSummary summary{profile.values.count(), profile.flows.flow_count(), estimator.graph().vertex_count(),
                        estimator.graph().edge_count(), 0, profile.iterations()};
   for (auto s : estimator.singletons()) summary.singletons += s;

@@ -77,7 +77,7 @@ done
 # minighost 60^3: > 300 s), hence the smaller sizes below.
 full_cases=(
   "matmul|128|4,16,64"
-  "spmv|1024 12 1024|2,4,8,16,32,64"
+  "spmv|1024 6 1024|2,4,8,16,32,64"
   "heat2d|512 100|2,4,8,16,32,64"
   "minighost|48 48 48 4 10|2,4,8,16,27,64"
   "lulesh|18 5|8,27,64"

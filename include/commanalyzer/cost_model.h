@@ -21,10 +21,11 @@
 //    used by nothing else is computed on p; p's contributions to that
 //    location in one iteration are combined and sent as one partial value
 //    (a reduction), not as their sources;
-//  - recompute_when_free: a remote instance that the receiving process could
-//    compute itself from values it holds or receives anyway is recomputed
-//    there instead of sent (the duplicated boundary nodes of LULESH-style
-//    codes: with the new velocities at hand, the new positions are free).
+//  - recompute_when_cheaper: a process receives the cheapest set of values
+//    from which it can compute everything it uses (a minimum vertex cut,
+//    recomputation.h), e.g. a shared node's summed force instead of its new
+//    velocity and position, as LULESH-style codes with duplicated boundary
+//    nodes do. Never more bytes than owner-computes.
 // Contributions still pending at the end of an iteration are reduced in
 // that iteration (SPMD codes keep replicated values consistent every step:
 // `gsum += local_sum` each step is an Allreduce each step, not one at the
@@ -44,6 +45,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "commanalyzer/partitioner.h"
+#include "commanalyzer/recomputation.h"
 #include "commanalyzer/types.h"
 #include "commanalyzer/value_graph.h"
 
@@ -96,7 +98,8 @@ concept CostModel = requires(const C& model, const ProfileT& profile, const Valu
 struct LogicalVolumeCostModel {
   NetworkModel network;
   bool combine_partial_updates = true;
-  bool recompute_when_free = true;
+  bool recompute_when_cheaper = true;
+  RecomputationLimits recomputation;
 
   template <class ProfileT>
   CommEstimate estimate(const ProfileT& profile, const ValueGraph& graph, const std::vector<ProcId>& owner,
@@ -111,13 +114,16 @@ struct LogicalVolumeCostModel {
     }
     Run<ProfileT> run(profile, graph, owner, procs, uses);
     run.run_all();
-    if (!recompute_when_free) return run.finish(network);
-    // Which receptions could be recomputations is known only once every
-    // reception is known: a second run that skips them.
+    if (!recompute_when_cheaper) return run.finish(network);
+    // Which receptions recomputation can replace is known only once every
+    // reception is known: a second run with the cheaper plan.
+    ReceptionPlan plan =
+        plan_receptions(profile, procs, run.delivered, [&](ValueId v) { return run.owner_of(v); }, recomputation);
+    if (plan.recomputed.empty()) return run.finish(network);
     Run<ProfileT> second(profile, graph, owner, procs, uses);
-    second.recomputed = run.free_receptions();
-    if (second.recomputed.empty()) return run.finish(network);
+    second.recomputed = std::move(plan.recomputed);
     second.run_all();
+    for (std::uint64_t k : plan.extra) second.receive_early(static_cast<ValueId>(k / procs), static_cast<ProcId>(k % procs));
     return second.finish(network);
   }
 
@@ -143,7 +149,6 @@ struct LogicalVolumeCostModel {
       result.messages_matrix.assign(static_cast<std::size_t>(n) * n, 0);
       result.phase_bytes.assign(profile.phase_count(), 0);
       result.iterations = profile.iterations();
-      last_message_phase.assign(static_cast<std::size_t>(n) * n, 0);
       last_collective_phase[0] = last_collective_phase[1] = 0;
       for (ProcId p : owner) result.singleton_vertices += p == kReplicated;
       sent_bytes.assign(n, 0);
@@ -239,36 +244,18 @@ struct LogicalVolumeCostModel {
       result.p2p_bytes += bytes;
       result.phase_bytes[phase] += bytes;
       sent_bytes[p] += bytes;
-      if (last_message_phase[cell] != phase + 1) {
-        last_message_phase[cell] = phase + 1;
+      if (message_phases.insert(cell * result.phase_bytes.size() + phase).second) {
         ++result.messages_matrix[cell];
         ++result.p2p_messages;
         ++sent_messages[p];
       }
     }
 
-    // Receptions (s, q) of this run whose s q could compute itself: every
-    // source of s is owned by q, replicated, or itself received by q. A
-    // source received only later is merely received earlier: same bytes.
-    absl::flat_hash_set<std::uint64_t> free_receptions() const {
-      absl::flat_hash_set<ValueId> received;
-      for (std::uint64_t k : delivered) received.insert(static_cast<ValueId>(k / n));
-      absl::flat_hash_map<ValueId, std::vector<ValueId>> sources_of;
-      profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
-        if (received.contains(v)) sources_of[v].assign(sources.begin(), sources.end());
-      });
-      absl::flat_hash_set<std::uint64_t> free;
-      for (std::uint64_t k : delivered) {
-        const auto it = sources_of.find(static_cast<ValueId>(k / n));
-        if (it == sources_of.end() || it->second.empty()) continue;  // an input: nothing to recompute from
-        const auto q = static_cast<ProcId>(k % n);
-        const bool local = std::all_of(it->second.begin(), it->second.end(), [&](ValueId t) {
-          const ProcId p = owner_of(t);
-          return p == q || p == kReplicated || delivered.contains(key(t, q));
-        });
-        if (local) free.insert(k);
-      }
-      return free;
+    // s reaches q although owner-computes would not send it: the receiver
+    // recomputes later values from it (see recomputation.h).
+    void receive_early(ValueId s, ProcId q) {
+      if (!delivered.insert(key(s, q)).second) return;
+      send(owner_of(s), q, profile.values.size_bytes(s), profile.phase_of(s));
     }
 
     void publish(ValueId s, std::size_t phase) {
@@ -335,7 +322,7 @@ struct LogicalVolumeCostModel {
     absl::flat_hash_map<ValueId, ProcId> contributors;
     absl::flat_hash_map<VertexId, ValueId> pending;  // singleton chain -> newest unreduced instance
     std::size_t current_phase = 0;
-    std::vector<std::size_t> last_message_phase;  // phase + 1 of the last counted message
+    absl::flat_hash_set<std::uint64_t> message_phases;  // cell * phases + phase with a message
     std::size_t last_collective_phase[2];
     std::vector<std::uint64_t> sent_bytes, sent_messages;
     double collective_seconds = 0;  // sum over collectives of rounds * bytes
