@@ -182,6 +182,26 @@ TEST(CostModel, MetisEstimateOfJacobiIsAHaloPerIteration) {
   }
 }
 
+// Estimates for several process counts on several threads equal the ones
+// made one at a time (METIS's random state is process-wide: concurrent
+// calls used to make partitions depend on thread timing).
+TEST(CostModel, ThreadedEstimatesEqualSequentialOnes) {
+  constexpr std::uint64_t n = 24;
+  Analyzer<> a;
+  const Array C{0x100000, n}, A{0x200000, n}, B{0x300000, n};
+  a.region_begin();
+  testing::matmul(a, C, A, B, n);
+  a.region_end();
+  Estimator<Profile0, DensityDistanceScorer, MetisPartitioner> est(a.profile());
+  const std::vector<int> procs = {3, 5, 6, 7, 9, 11, 13, 15};
+  std::vector<std::uint64_t> one_at_a_time;
+  for (int p : procs) one_at_a_time.push_back(est.estimate(p).total_bytes());
+  for (int round = 0; round < 3; ++round) {
+    const std::vector<CommEstimate> threaded = est.estimate(procs, 4);
+    for (std::size_t k = 0; k < procs.size(); ++k) EXPECT_EQ(threaded[k].total_bytes(), one_at_a_time[k]) << procs[k];
+  }
+}
+
 }  // namespace
 }  // namespace commanalyzer
 

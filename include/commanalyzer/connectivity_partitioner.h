@@ -386,6 +386,7 @@ struct ConnectivityPartitioner {
       METIS_SetDefaultOptions(opts);
       opts[METIS_OPTION_SEED] = 1;
       std::vector<idx_t> part(verts.size(), 0);
+      const std::lock_guard<std::mutex> lock(metis_mutex());
       if (METIS_PartGraphRecursive(&n, &ncon, xadj.data(), adjncy.data(), vwgt.data(), nullptr, adjwgt.data(), &parts,
                                    tpwgts, nullptr, opts, &objval, part.data()) != METIS_OK) {
         return side;

@@ -12,6 +12,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -34,6 +35,15 @@ struct BalanceConstraints {
   std::vector<std::uint8_t> of_vertex;
   int count = 1;
 };
+
+// METIS keeps its random state in a process-wide global, so concurrent calls
+// (estimates for several process counts on several threads) would make the
+// partitions, and the estimates, depend on thread timing. Every METIS call
+// holds this lock.
+inline std::mutex& metis_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
 
 inline BalanceConstraints balance_constraints(const ValueGraph& graph, const std::vector<std::uint8_t>& excluded,
                                               double share, int max_constraints) {
@@ -136,10 +146,12 @@ struct MetisPartitioner {
     std::vector<real_t> ubvec(ncons, 1.0f + imbalance_permille / 1000.0f);
     std::vector<idx_t> part(members.size(), 0);
     const auto metis = recursive_bisection ? METIS_PartGraphRecursive : METIS_PartGraphKway;
+    std::unique_lock<std::mutex> lock(metis_mutex());
     const int status = metis(&n, &ncon, xadj.data(), adjncy.data(), vwgt.data(),
                                            objective == Objective::kVolume ? vsize.data() : nullptr,
                                            adjwgt.data(), &parts,
                                            /*tpwgts=*/nullptr, ubvec.data(), options, &objval, part.data());
+    lock.unlock();
     if (status != METIS_OK) {
       throw std::runtime_error("commanalyzer: METIS partitioning failed with status " + std::to_string(status));
     }

@@ -13,6 +13,7 @@
 #ifndef COMMANALYZER_RECOMPUTATION_H_
 #define COMMANALYZER_RECOMPUTATION_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <limits>
@@ -49,6 +50,7 @@ ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const absl::fl
   if (received.empty()) return plan;
   std::vector<std::vector<ValueId>> used(procs);
   for (std::uint64_t k : received) used[k % procs].push_back(static_cast<ValueId>(k / procs));
+  for (auto& values : used) std::sort(values.begin(), values.end());  // hash order would pick among equal cuts
 
   // Sources of every value within `depth` steps of a received one (one
   // sequential pass over the flows per step back). Values without an entry
