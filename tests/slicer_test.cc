@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <random>
 #include <vector>
 
@@ -57,6 +59,86 @@ TEST(UnionDagSlicer, MemoReturnsTheSameNodeForTheSamePair) {
   const Label a = s.join(s.leaf(1), s.leaf(2));
   EXPECT_EQ(s.join(s.leaf(2), s.leaf(1)), a);
   EXPECT_EQ(s.node_count(), 1u);
+}
+
+// Large labels (beyond the small walk) come out sorted and unique whether
+// their ids are dense (bitmap scan), sparse and many (radix sort) or sparse
+// and few (comparison sort); repeated flattens see no stale bitmap bits.
+TEST(UnionDagSlicer, LargeFlattenEqualsSortUniqueOnRandomDags) {
+  std::mt19937 rng(11);
+  for (const ValueId range : {ValueId{3000}, ValueId{50000}, ValueId{1} << 24}) {
+    UnionDagSlicer dag;
+    std::vector<Label> regs;
+    std::vector<std::vector<ValueId>> members;  // the reference: every register's leaves, sorted
+    std::array<std::size_t, 4> acc{};           // registers that keep growing (accumulators)
+    auto push = [&](Label l, std::vector<ValueId> m) {
+      regs.push_back(l);
+      members.push_back(std::move(m));
+      return regs.size() - 1;
+    };
+    for (auto& a : acc) {
+      const ValueId v = 1 + rng() % range;
+      a = push(dag.leaf(v), {v});
+    }
+    for (int i = 0; i < 6000; ++i) {
+      std::size_t other;
+      if (rng() % 2 == 0) {
+        const ValueId v = 1 + rng() % range;
+        other = push(dag.leaf(v), {v});
+      } else {
+        other = rng() % regs.size();
+      }
+      std::size_t& a = acc[rng() % acc.size()];
+      std::vector<ValueId> m = members[a];
+      m.insert(m.end(), members[other].begin(), members[other].end());
+      std::sort(m.begin(), m.end());
+      m.erase(std::unique(m.begin(), m.end()), m.end());
+      a = push(dag.join(regs[a], regs[other]), std::move(m));
+      if (rng() % 500 == 0) a = other;  // restart an accumulator
+      if (i % 7 == 0) {
+        const std::size_t k = rng() % 2 == 0 ? acc[rng() % acc.size()] : rng() % regs.size();
+        ASSERT_EQ(flat(dag, regs[k]), members[k]) << "range " << range << " step " << i;
+      }
+    }
+    std::size_t largest = 0;
+    for (const auto& m : members) largest = std::max(largest, m.size());
+    EXPECT_GT(largest, 1024u) << "range " << range;  // the radix / scan paths ran
+  }
+}
+
+TEST(UnionDagSlicer, DenseSweepResidualIsExact) {
+  // diff = max(diff, |f(u[i-1], u[i], u[i+1])|) over a sweep: one label
+  // naming every cell, flattened once per sweep.
+  UnionDagSlicer s;
+  for (int sweep = 0; sweep < 3; ++sweep) {
+    const ValueId base = 1 + static_cast<ValueId>(sweep) * 200000;
+    Label diff = kNoLabel;
+    for (ValueId i = 1; i + 1 < 100000; ++i) {
+      const Label cell = s.join(s.join(s.leaf(base + i - 1), s.leaf(base + i)), s.leaf(base + i + 1));
+      diff = s.join(diff, cell);
+    }
+    const auto sources = flat(s, diff);
+    ASSERT_EQ(sources.size(), 100000u);
+    for (ValueId k = 0; k < 100000; ++k) ASSERT_EQ(sources[k], base + k);
+  }
+}
+
+TEST(SortUniqueIds, MatchesStdSort) {
+  std::mt19937 rng(3);
+  std::vector<ValueId> scratch;
+  for (const std::size_t n : {std::size_t{10}, std::size_t{1500}, std::size_t{70000}}) {
+    for (const ValueId span : {ValueId{100000}, ValueId{1} << 30, ~ValueId{0} - 10}) {
+      std::vector<ValueId> ids;
+      while (ids.size() < n) ids.push_back(5 + rng() % span);
+      std::sort(ids.begin(), ids.end());
+      ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+      const std::vector<ValueId> expected = ids;
+      std::shuffle(ids.begin(), ids.end(), rng);
+      const ValueId lo = expected.front(), hi = expected.back();
+      slicer_internal::sort_unique_ids(ids, lo, hi, scratch);
+      ASSERT_EQ(ids, expected) << n << " " << span;
+    }
+  }
 }
 
 TEST(Slicers, DagAndInternedSetsAgreeOnRandomPrograms) {

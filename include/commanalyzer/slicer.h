@@ -60,6 +60,36 @@ inline constexpr Label trivial_join(Label& a, Label& b) {
   if (b == kNoLabel) return a | kComputedBit;
   return kNoLabel;
 }
+
+// Sorts distinct ids, all in [lo, hi], ascending: std::sort for short
+// lists, else an LSD radix sort on (id - lo), 11 bits per pass, as many
+// passes as the range needs (one or two for the sets of a sweep).
+inline void sort_unique_ids(std::vector<ValueId>& ids, ValueId lo, ValueId hi, std::vector<ValueId>& scratch) {
+  constexpr unsigned kBits = 11;
+  constexpr std::size_t kBuckets = std::size_t{1} << kBits;
+  if (ids.size() < 1024) {
+    std::sort(ids.begin(), ids.end());
+    return;
+  }
+  const unsigned width = static_cast<unsigned>(std::bit_width(static_cast<std::uint32_t>(hi - lo)));
+  scratch.resize(ids.size());
+  ValueId* from = ids.data();
+  ValueId* to = scratch.data();
+  const std::size_t n = ids.size();
+  for (unsigned shift = 0; shift < width; shift += kBits) {
+    std::array<std::size_t, kBuckets> count{};
+    for (std::size_t i = 0; i < n; ++i) ++count[((from[i] - lo) >> shift) & (kBuckets - 1)];
+    std::size_t sum = 0;
+    for (std::size_t& c : count) {
+      const std::size_t here = c;
+      c = sum;
+      sum += here;
+    }
+    for (std::size_t i = 0; i < n; ++i) to[count[((from[i] - lo) >> shift) & (kBuckets - 1)]++] = from[i];
+    std::swap(from, to);
+  }
+  if (from != ids.data()) std::copy(from, from + n, ids.data());
+}
 }  // namespace slicer_internal
 
 // Default: labels form a DAG of binary union nodes, created in O(1) per
@@ -126,7 +156,7 @@ class UnionDagSlicer {
       if (steps == kSmallWalk) {
         out.clear();
         flatten_marked(root, out);
-        break;
+        return;
       }
       const Label label = stack[--top];
       if ((label & kNodeBit) == 0) {
@@ -145,28 +175,44 @@ class UnionDagSlicer {
 
   std::size_t memory_bytes() const {
     return nodes_.capacity() * sizeof(Node) + visit_stamp_.capacity() * sizeof(std::uint32_t) +
-           memo_.size() * sizeof(MemoEntry);
+           memo_.size() * sizeof(MemoEntry) + seen_.capacity() * sizeof(std::uint64_t);
   }
 
  private:
   static constexpr std::size_t kSmallWalk = 128;
+  // Scan the bitmap when it has at most this many words per unique leaf.
+  static constexpr std::size_t kScanWordsPerLeaf = 4;
 
   // Iterative DFS; a per-call stamp visits each shared node once, so the
   // cost is linear in the DAG below the root, never exponential. The stamps
   // are sized lazily: only labels too big for the small walk need them.
+  // Leaves are deduplicated on the fly with a bitmap over value ids; the
+  // unique leaves then come out in order either by scanning the bitmap
+  // (when they are dense in their id range, as the residual of a stencil
+  // sweep is) or by a radix sort, never by a comparison sort of a set that
+  // can hold millions of ids.
   void flatten_marked(Label root, std::vector<ValueId>& out) {
     if (visit_stamp_.size() < nodes_.size()) visit_stamp_.resize(nodes_.size(), 0);
     if (++stamp_ == 0) {
       std::fill(visit_stamp_.begin(), visit_stamp_.end(), 0);
       stamp_ = 1;
     }
+    ValueId lo = ~ValueId{0}, hi = 0;
     stack_.clear();
     stack_.push_back(root);
     while (!stack_.empty()) {
       const Label label = stack_.back();
       stack_.pop_back();
       if ((label & kNodeBit) == 0) {
-        out.push_back(static_cast<ValueId>(label));
+        const auto v = static_cast<ValueId>(label);
+        const std::size_t word = v >> 6;
+        if (word >= seen_.size()) seen_.resize(std::max<std::size_t>(word + 1, 2 * seen_.size()), 0);
+        const std::uint64_t bit = std::uint64_t{1} << (v & 63);
+        if ((seen_[word] & bit) != 0) continue;
+        seen_[word] |= bit;
+        out.push_back(v);
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
         continue;
       }
       const std::size_t index = label & kPayloadMask;
@@ -175,6 +221,23 @@ class UnionDagSlicer {
       stack_.push_back(nodes_[index].b);
       stack_.push_back(nodes_[index].a);
     }
+    if (out.empty()) return;
+    const std::size_t first_word = lo >> 6, last_word = hi >> 6;
+    if (last_word - first_word < kScanWordsPerLeaf * out.size()) {
+      // Dense: read the set back from the bitmap in id order, clearing it.
+      std::size_t k = 0;
+      for (std::size_t w = first_word; w <= last_word; ++w) {
+        std::uint64_t bits = seen_[w];
+        seen_[w] = 0;
+        while (bits != 0) {
+          out[k++] = static_cast<ValueId>((w << 6) | static_cast<std::size_t>(std::countr_zero(bits)));
+          bits &= bits - 1;
+        }
+      }
+      return;
+    }
+    for (const ValueId v : out) seen_[v >> 6] = 0;
+    slicer_internal::sort_unique_ids(out, lo, hi, sort_scratch_);
   }
 
   struct Node {
@@ -189,6 +252,8 @@ class UnionDagSlicer {
   std::vector<MemoEntry> memo_;
   std::vector<Label> stack_;
   std::uint32_t stamp_ = 0;
+  std::vector<std::uint64_t> seen_;  // leaf bitmap of flatten_marked, all zero between calls
+  std::vector<ValueId> sort_scratch_;
 };
 
 // Alternative: every label is an interned, sorted set of value ids; a join
