@@ -49,6 +49,76 @@ TEST(ProfileIo, RoundTripKeepsEverythingTheEstimateReads) {
   for (int n : {2, 4}) EXPECT_EQ(a.estimate(n).matrix, b.estimate(n).matrix);
 }
 
+// The runtime keeps its flows varint-coded and hands the code over as is;
+// any other flow store is coded while writing: the files are identical.
+TEST(ProfileIo, VarintAndFlatFlowStoresWriteTheSameFile) {
+  Analyzer<> flat;
+  Analyzer<PagedShadowMemory<>, UnionDagSlicer, CoalesceExclusiveUpdates, CompactValueStore, VarintFlowStore> varint;
+  const testing::Array u{0x10000}, unew{0x20000};
+  flat.region_begin();
+  testing::jacobi1d(flat, u, unew, 64, 4);
+  varint.region_begin();
+  testing::jacobi1d(varint, u, unew, 64, 4);
+  std::ostringstream a, b;
+  write_profile(a, flat.profile(), {});
+  write_profile(b, varint.profile(), {});
+  EXPECT_EQ(a.str(), b.str());
+  std::istringstream in(b.str());
+  const auto copy = read_profile(in);
+  std::vector<std::pair<ValueId, std::vector<ValueId>>> x, y;
+  flat.profile().flows.for_each([&](ValueId v, std::span<const ValueId> s) { x.emplace_back(v, std::vector(s.begin(), s.end())); });
+  copy.flows.for_each([&](ValueId v, std::span<const ValueId> s) { y.emplace_back(v, std::vector(s.begin(), s.end())); });
+  EXPECT_EQ(x, y);
+}
+
+// Profiles written before the varint flows (format 3) still read.
+TEST(ProfileIo, ReadsFormatVersion3) {
+  const auto original = sample_profile();
+  std::string bytes;
+  auto put = [&](const void* p, std::size_t n) { bytes.append(static_cast<const char*>(p), n); };
+  auto put64 = [&](std::uint64_t x) { put(&x, 8); };
+  auto put32 = [&](std::uint32_t x) { put(&x, 4); };
+  put(kProfileMagic, 8);
+  put32(3);
+  put32(4);
+  put64(2);
+  put("v3", 2);
+  const auto& values = original.values;
+  put64(values.count());
+  put(values.sizes().data() + 1, 2 * values.count());
+  put(values.inputs().data() + 1, values.count());
+  put(values.vertices().data() + 1, 4 * values.count());
+  put64(original.vertex_count());
+  put(original.vertex_home.data(), 8 * original.vertex_count());
+  put(original.vertex_weight.data(), 4 * original.vertex_count());
+  put(original.vertex_group.data(), 4 * original.vertex_count());
+  put64(original.iteration_marks.size());
+  put(original.iteration_marks.data(), 4 * original.iteration_marks.size());
+  put64(original.flows.flow_count());
+  put64(original.flows.source_count());
+  original.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
+    put32(v);
+    put32(static_cast<std::uint32_t>(sources.size()));
+    put(sources.data(), sources.size_bytes());
+  });
+  std::uint64_t hash = 0xcbf29ce484222325ULL;
+  for (const char c : bytes) hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+  put64(hash);
+
+  std::istringstream in(bytes);
+  ProfileInfo info;
+  const auto copy = read_profile(in, &info);
+  EXPECT_EQ(info.version, 3u);
+  EXPECT_EQ(info.metadata, "v3");
+  EXPECT_EQ(copy.vertex_home, original.vertex_home);
+  EXPECT_EQ(copy.flows.source_count(), original.flows.source_count());
+  Estimator<Analyzer<>::ProfileType> a(original), b(copy);
+  for (int n : {2, 4}) EXPECT_EQ(a.estimate(n).matrix, b.estimate(n).matrix);
+  bytes[bytes.size() - 30] ^= 0x11;
+  std::istringstream corrupt(bytes);
+  EXPECT_THROW(read_profile(corrupt), ProfileError);
+}
+
 TEST(ProfileIo, RejectsWhatIsNotAValidProfile) {
   const std::string good = serialise(sample_profile(), {});
   auto error_of = [](std::string bytes) {

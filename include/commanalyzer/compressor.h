@@ -139,6 +139,8 @@ class VarintFlowStore {
   std::size_t flow_count() const { return flows_; }
   std::size_t source_count() const { return source_total_; }
   std::size_t memory_bytes() const { return bytes_.capacity(); }
+  // The coded chains (the flows section of a version-4 profile file).
+  std::span<const std::uint8_t> code() const { return {bytes_.data(), bytes_.size()}; }
   void clear() {
     bytes_.clear();
     flows_ = source_total_ = 0;

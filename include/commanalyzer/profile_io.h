@@ -7,13 +7,23 @@
 //   u64 values;   u16 size[values] u8 input[values] u32 vertex[values]
 //   u64 vertices; u64 home[] u32 weight[] u32 group[]
 //   u64 marks;    u32 mark[]
-//   u64 flows; u64 sources; per flow: u32 value u32 count u32 source[count]
-//   u64 FNV-1a of everything above
+//   u64 flows; u64 sources; then
+//     version 4: u64 length + the chains as VarintFlowStore codes them
+//                (compressor.h: varint value delta, varint count, varint
+//                source gaps going backwards from the value)
+//     version 3: per flow: u32 value u32 count u32 source[count]
+//   u64 checksum of everything above
+//     version 4: FNV-1a over the little-endian 64-bit words of the stream
+//                (the last one zero-padded), then over the byte length
+//     version 3: FNV-1a over the bytes
+// Writers write version 4; readers read 3 and 4.
 #ifndef COMMANALYZER_PROFILE_IO_H_
 #define COMMANALYZER_PROFILE_IO_H_
 
 #include <cerrno>
 #include <cstdint>
+#include <algorithm>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -31,7 +41,8 @@
 namespace commanalyzer {
 
 inline constexpr char kProfileMagic[8] = {'C', 'A', 'P', 'R', 'O', 'F', 'I', 'L'};
-inline constexpr std::uint32_t kProfileVersion = 3;
+inline constexpr std::uint32_t kProfileVersion = 4;
+inline constexpr std::uint32_t kOldestReadableProfileVersion = 3;
 
 class ProfileError : public std::runtime_error {
  public:
@@ -47,9 +58,68 @@ struct ProfileInfo {
 
 namespace profile_io_internal {
 
+inline constexpr std::uint64_t kFnvOffset = 0xcbf29ce484222325ULL;
+inline constexpr std::uint64_t kFnvPrime = 0x100000001b3ULL;
+
+// The checksum of a stream fed in arbitrary pieces: FNV-1a over 64-bit
+// little-endian words (version 4; a byte-at-a-time FNV chain costs more
+// than the write itself on multi-GB profiles) or over bytes (version 3).
+class Checksum {
+ public:
+  explicit Checksum(bool words) : words_(words) {}
+
+  void update(const void* data, std::size_t n) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    length_ += n;
+    if (!words_) {
+      for (std::size_t i = 0; i < n; ++i) hash_ = (hash_ ^ p[i]) * kFnvPrime;
+      return;
+    }
+    if (carry_n_ != 0) {
+      const std::size_t take = std::min<std::size_t>(8 - carry_n_, n);
+      std::memcpy(carry_ + carry_n_, p, take);
+      carry_n_ += take;
+      p += take;
+      n -= take;
+      if (carry_n_ < 8) return;
+      word(carry_);
+      carry_n_ = 0;
+    }
+    for (; n >= 8; n -= 8, p += 8) word(p);
+    std::memcpy(carry_, p, n);
+    carry_n_ = n;
+  }
+
+  std::uint64_t value() const {
+    if (!words_) return hash_;
+    std::uint64_t h = hash_;
+    if (carry_n_ != 0) {
+      unsigned char last[8] = {};
+      std::memcpy(last, carry_, carry_n_);
+      h = (h ^ load(last)) * kFnvPrime;
+    }
+    return (h ^ length_) * kFnvPrime;
+  }
+
+ private:
+  static std::uint64_t load(const unsigned char* p) {
+    std::uint64_t w = 0;
+    for (int i = 7; i >= 0; --i) w = (w << 8) | p[i];  // little-endian on any host
+    return w;
+  }
+  void word(const unsigned char* p) { hash_ = (hash_ ^ load(p)) * kFnvPrime; }
+
+  bool words_;
+  std::uint64_t hash_ = kFnvOffset;
+  std::uint64_t length_ = 0;
+  unsigned char carry_[8] = {};
+  std::size_t carry_n_ = 0;
+};
+
+// Buffered: the stream sees few large writes, not one per field.
 class Writer {
  public:
-  explicit Writer(std::ostream& out) : out_(out) {}
+  explicit Writer(std::ostream& out) : out_(out), checksum_(/*words=*/true) { buffer_.reserve(kBuffer); }
   template <class T>
   void put(const T& x) {
     bytes(&x, sizeof(T));
@@ -59,20 +129,55 @@ class Writer {
     bytes(xs.data() + from, (xs.size() - from) * sizeof(T));
   }
   void bytes(const void* data, std::size_t n) {
-    const auto* p = static_cast<const unsigned char*>(data);
-    for (std::size_t i = 0; i < n; ++i) hash_ = (hash_ ^ p[i]) * 0x100000001b3ULL;
-    out_.write(static_cast<const char*>(data), static_cast<std::streamsize>(n));
+    const auto* p = static_cast<const char*>(data);
+    if (buffer_.size() + n > kBuffer) {
+      flush();
+      if (n >= kBuffer) {  // large arrays go straight through
+        checksum_.update(p, n);
+        out_.write(p, static_cast<std::streamsize>(n));
+        return;
+      }
+    }
+    buffer_.insert(buffer_.end(), p, p + n);
   }
-  std::uint64_t hash() const { return hash_; }
+  void varint(std::uint64_t x) {
+    unsigned char code[10];
+    std::size_t n = 0;
+    while (x >= 0x80) {
+      code[n++] = static_cast<unsigned char>(x | 0x80);
+      x >>= 7;
+    }
+    code[n++] = static_cast<unsigned char>(x);
+    bytes(code, n);
+  }
+  void flush() {
+    checksum_.update(buffer_.data(), buffer_.size());
+    out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+    buffer_.clear();
+  }
+  std::uint64_t hash() {
+    flush();
+    return checksum_.value();
+  }
 
  private:
+  static constexpr std::size_t kBuffer = std::size_t{1} << 20;
   std::ostream& out_;
-  std::uint64_t hash_ = 0xcbf29ce484222325ULL;
+  Checksum checksum_;
+  std::vector<char> buffer_;
 };
 
 class Reader {
  public:
   explicit Reader(std::istream& in) : in_(in) {}
+  // The checksum rule of the file's version: called once, right after the
+  // version field; what was read before it is hashed by that rule too.
+  void set_version(std::uint32_t version) {
+    consume();
+    checksum_ = Checksum(version >= 4);
+    checksum_.update(early_.data(), early_.size());
+    versioned_ = true;
+  }
   template <class T>
   T get() {
     T x{};
@@ -87,16 +192,73 @@ class Reader {
     return xs;
   }
   void bytes(void* data, std::size_t n) {
-    in_.read(static_cast<char*>(data), static_cast<std::streamsize>(n));
-    if (static_cast<std::size_t>(in_.gcount()) != n) throw ProfileError("truncated profile (unexpected end of file)");
-    const auto* p = static_cast<const unsigned char*>(data);
-    for (std::size_t i = 0; i < n; ++i) hash_ = (hash_ ^ p[i]) * 0x100000001b3ULL;
+    auto* out = static_cast<char*>(data);
+    while (n != 0) {
+      if (pos_ == end_) refill();
+      const std::size_t take = std::min(n, end_ - pos_);
+      std::memcpy(out, buffer_.data() + pos_, take);
+      pos_ += take;
+      out += take;
+      n -= take;
+    }
   }
-  std::uint64_t hash() const { return hash_; }
+  // A varint of at most `budget` more bytes (the rest of its section).
+  std::uint64_t varint(std::uint64_t& budget) {
+    std::uint64_t x = 0;
+    for (unsigned shift = 0;; shift += 7) {
+      if (budget == 0 || shift > 63) throw ProfileError("corrupt profile: bad value flow");
+      --budget;
+      if (pos_ == end_) refill();
+      const auto byte = static_cast<unsigned char>(buffer_[pos_++]);
+      x |= std::uint64_t{byte & 0x7fu} << shift;
+      if ((byte & 0x80) == 0) return x;
+    }
+  }
+  // The checksum of everything consumed so far.
+  std::uint64_t hash() {
+    consume();
+    return checksum_.value();
+  }
 
  private:
+  void consume() {  // hashes what was read since the last call
+    const char* p = buffer_.data() + hashed_;
+    const std::size_t n = pos_ - hashed_;
+    if (versioned_) {
+      checksum_.update(p, n);
+    } else {
+      early_.insert(early_.end(), p, p + n);
+    }
+    hashed_ = pos_;
+  }
+  void refill() {
+    consume();
+    buffer_.resize(kBuffer);
+    in_.read(buffer_.data(), static_cast<std::streamsize>(kBuffer));
+    end_ = static_cast<std::size_t>(in_.gcount());
+    pos_ = hashed_ = 0;
+    if (end_ == 0) throw ProfileError("truncated profile (unexpected end of file)");
+  }
+
+  static constexpr std::size_t kBuffer = std::size_t{1} << 20;
   std::istream& in_;
-  std::uint64_t hash_ = 0xcbf29ce484222325ULL;
+  Checksum checksum_{true};
+  bool versioned_ = false;
+  std::vector<char> early_;  // the header, until the version is known
+  std::vector<char> buffer_;
+  std::size_t pos_ = 0, end_ = 0, hashed_ = 0;
+};
+
+inline std::size_t varint_length(std::uint64_t x) {
+  std::size_t n = 1;
+  for (; x >= 0x80; x >>= 7) ++n;
+  return n;
+}
+
+// Flow stores that keep exactly the version-4 coding hand it over as is.
+template <class Flows>
+concept HasVarintCode = requires(const Flows& flows) {
+  { flows.code() } -> std::convertible_to<std::span<const std::uint8_t>>;
 };
 
 }  // namespace profile_io_internal
@@ -126,13 +288,34 @@ void write_profile(std::ostream& out, const Profile<CompactValueStore, Flows>& p
 
   w.put<std::uint64_t>(profile.flows.flow_count());
   w.put<std::uint64_t>(profile.flows.source_count());
-  profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
-    w.put(v);
-    w.put(static_cast<std::uint32_t>(sources.size()));
-    w.bytes(sources.data(), sources.size_bytes());
-  });
+  if constexpr (profile_io_internal::HasVarintCode<Flows>) {
+    const std::span<const std::uint8_t> code = profile.flows.code();
+    w.put<std::uint64_t>(code.size());
+    w.bytes(code.data(), code.size());
+  } else {
+    // The same coding, produced here: its length first, then the codes.
+    auto each_varint = [&](auto&& emit) {
+      ValueId last = 0;
+      profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
+        emit(v - last);
+        last = v;
+        emit(sources.size());
+        ValueId cursor = v;
+        for (auto it = sources.rbegin(); it != sources.rend(); ++it) {
+          if (*it >= cursor) throw ProfileError("a source must be older than its value");
+          emit(cursor - *it);
+          cursor = *it;
+        }
+      });
+    };
+    std::uint64_t length = 0;
+    each_varint([&](std::uint64_t x) { length += profile_io_internal::varint_length(x); });
+    w.put<std::uint64_t>(length);
+    each_varint([&](std::uint64_t x) { w.varint(x); });
+  }
   const std::uint64_t checksum = w.hash();
   w.put(checksum);
+  w.flush();
   if (!out) throw ProfileError("error while writing the profile");
 }
 
@@ -149,11 +332,13 @@ inline Profile<CompactValueStore, FlatFlowStore> read_profile(std::istream& in, 
   if (std::memcmp(magic, kProfileMagic, sizeof magic) != 0) throw ProfileError("not a CommAnalyzer profile (bad magic)");
   ProfileInfo meta;
   meta.version = r.get<std::uint32_t>();
-  if (meta.version != kProfileVersion) {
-    throw ProfileError("profile format version " + std::to_string(meta.version) + ", this build reads version " +
-                       std::to_string(kProfileVersion) + "; re-run `commanalyzer analyze`");
+  if (meta.version < kOldestReadableProfileVersion || meta.version > kProfileVersion) {
+    throw ProfileError("profile format version " + std::to_string(meta.version) + ", this build reads versions " +
+                       std::to_string(kOldestReadableProfileVersion) + " to " + std::to_string(kProfileVersion) +
+                       "; re-run `commanalyzer analyze`");
   }
   meta.word_bytes = r.get<std::uint32_t>();
+  r.set_version(meta.version);
   const auto meta_len = r.get<std::uint64_t>();
   if (meta_len > (1u << 20)) throw ProfileError("corrupt profile: metadata too long");
   meta.metadata.resize(meta_len);
@@ -178,18 +363,42 @@ inline Profile<CompactValueStore, FlatFlowStore> read_profile(std::istream& in, 
   const auto source_total = r.get<std::uint64_t>();
   std::vector<ValueId> sources;
   std::uint64_t seen = 0;
-  for (std::uint64_t f = 0; f < flow_count; ++f) {
-    const auto v = r.get<ValueId>();
-    const auto n = r.get<std::uint32_t>();
-    seen += n;
-    if (v == kNoValue || v > value_count || seen > source_total) throw ProfileError("corrupt profile: bad value flow");
-    sources.resize(n);
-    r.bytes(sources.data(), n * sizeof(ValueId));
-    for (ValueId s : sources) {
-      if (s == kNoValue || s > value_count) throw ProfileError("corrupt profile: unknown source value");
+  if (meta.version >= 4) {
+    std::uint64_t budget = r.get<std::uint64_t>();  // bytes of the chains
+    std::uint64_t value = 0;
+    for (std::uint64_t f = 0; f < flow_count; ++f) {
+      value += r.varint(budget);
+      const std::uint64_t n = r.varint(budget);
+      seen += n;
+      if (value == kNoValue || value > value_count || n > source_total || seen > source_total) {
+        throw ProfileError("corrupt profile: bad value flow");
+      }
+      sources.resize(n);
+      std::uint64_t cursor = value;
+      for (std::uint64_t k = 0; k < n; ++k) {
+        const std::uint64_t gap = r.varint(budget);
+        if (gap == 0 || gap >= cursor) throw ProfileError("corrupt profile: unknown source value");
+        cursor -= gap;
+        sources[n - 1 - k] = static_cast<ValueId>(cursor);
+      }
+      profile.flows.append(static_cast<ValueId>(value), sources);
     }
-    profile.flows.append(v, sources);
+    if (budget != 0) throw ProfileError("corrupt profile: bad value flow");
+  } else {
+    for (std::uint64_t f = 0; f < flow_count; ++f) {
+      const auto v = r.get<ValueId>();
+      const auto n = r.get<std::uint32_t>();
+      seen += n;
+      if (v == kNoValue || v > value_count || seen > source_total) throw ProfileError("corrupt profile: bad value flow");
+      sources.resize(n);
+      r.bytes(sources.data(), n * sizeof(ValueId));
+      for (ValueId s : sources) {
+        if (s == kNoValue || s > value_count) throw ProfileError("corrupt profile: unknown source value");
+      }
+      profile.flows.append(v, sources);
+    }
   }
+  if (seen != source_total) throw ProfileError("corrupt profile: bad value flow");
   const std::uint64_t expected = r.hash();
   if (r.get<std::uint64_t>() != expected) throw ProfileError("corrupt profile: checksum mismatch");
   if (info) *info = std::move(meta);
