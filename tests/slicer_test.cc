@@ -141,6 +141,110 @@ TEST(SortUniqueIds, MatchesStdSort) {
   }
 }
 
+// Collection: labels the scanner reports keep their sets, exactly; the
+// arena stays bounded by what is live, not by what was ever made.
+struct HeldLabels {
+  std::vector<Label> regs;
+  bool visible = true;
+  static bool scan(void* context, UnionDagSlicer& slicer) {
+    auto* self = static_cast<HeldLabels*>(context);
+    if (!self->visible) return false;
+    slicer.mark_roots(self->regs.data(), self->regs.data() + self->regs.size());
+    return true;
+  }
+};
+
+TEST(UnionDagSlicer, CollectionKeepsEveryHeldLabelExact) {
+  std::mt19937 rng(5);
+  UnionDagSlicer dag;
+  InternedSetSlicer sets;
+  HeldLabels held;
+  std::vector<Label> regs_set;
+  dag.enable_collection(&HeldLabels::scan, &held, /*min_nodes=*/64);
+  constexpr std::size_t kRegisters = 40;
+  for (int i = 0; i < 200000; ++i) {
+    const std::size_t target = rng() % kRegisters;
+    Label d, e;
+    const int op = static_cast<int>(rng() % 4);
+    if (op == 0 || held.regs.size() < 2) {
+      const ValueId v = 1 + rng() % 500;
+      d = dag.leaf(v);
+      e = sets.leaf(v);
+    } else {
+      const std::size_t a = rng() % held.regs.size(), b = rng() % held.regs.size();
+      d = dag.join(held.regs[a], held.regs[b]);
+      e = sets.join(regs_set[a], regs_set[b]);
+      if (op == 3) {  // a computed copy: the label with its computed bit (as held by a program)
+        d |= kComputedBit;
+      }
+    }
+    if (held.regs.size() < kRegisters) {
+      held.regs.push_back(d);
+      regs_set.push_back(e);
+    } else {
+      held.regs[target] = d;  // the old label becomes garbage
+      regs_set[target] = e;
+    }
+    if (i % 50 == 0) {
+      const std::size_t k = rng() % held.regs.size();
+      std::vector<ValueId> x, y;
+      dag.flatten(held.regs[k], x);
+      sets.flatten(regs_set[k], y);
+      ASSERT_EQ(x, y) << "step " << i;
+      ASSERT_EQ(dag.leaf_value(held.regs[k]), sets.leaf_value(regs_set[k]));
+    }
+  }
+  EXPECT_GT(dag.collections(), 10u);
+  EXPECT_LT(dag.node_count(), 100000u);  // of ~150000 made
+  for (std::size_t k = 0; k < held.regs.size(); ++k) {
+    std::vector<ValueId> x, y;
+    dag.flatten(held.regs[k], x);
+    sets.flatten(regs_set[k], y);
+    ASSERT_EQ(x, y) << "register " << k;
+  }
+}
+
+TEST(UnionDagSlicer, AccumulatorSurvivesCollections) {
+  // s = s (+) (a[k] (+) b[k]): the chain stays reachable from s only.
+  UnionDagSlicer dag;
+  HeldLabels held;
+  held.regs.assign(1, kNoLabel);
+  dag.enable_collection(&HeldLabels::scan, &held, /*min_nodes=*/1000);
+  for (int row = 0; row < 50; ++row) {
+    held.regs[0] = kNoLabel;
+    const ValueId base = 1 + static_cast<ValueId>(row) * 10000;
+    for (ValueId k = 0; k < 3000; ++k) {
+      const Label product = dag.join(dag.leaf(base + 2 * k), dag.leaf(base + 2 * k + 1));
+      held.regs[0] = dag.join(held.regs[0], product);
+    }
+    std::vector<ValueId> out;
+    dag.flatten(held.regs[0], out);
+    ASSERT_EQ(out.size(), 6000u);
+    for (ValueId k = 0; k < 6000; ++k) ASSERT_EQ(out[k], base + k);
+  }
+  EXPECT_GT(dag.collections(), 10u);
+  EXPECT_LE(dag.node_count(), 20000u);  // ~6000 live at the peak, not 300000 made
+}
+
+TEST(UnionDagSlicer, NoCollectionWhenRootsAreUnknown) {
+  UnionDagSlicer dag;
+  HeldLabels held;
+  held.visible = false;
+  dag.enable_collection(&HeldLabels::scan, &held, /*min_nodes=*/16);
+  std::vector<Label> unreported;
+  Label acc = kNoLabel;
+  for (ValueId v = 1; v <= 5000; ++v) {
+    acc = dag.join(acc, dag.leaf(v));
+    if (v % 100 == 0) unreported.push_back(acc);
+  }
+  EXPECT_EQ(dag.collections(), 0u);
+  for (std::size_t k = 0; k < unreported.size(); ++k) {
+    std::vector<ValueId> out;
+    dag.flatten(unreported[k], out);
+    ASSERT_EQ(out.size(), 100 * (k + 1));
+  }
+}
+
 TEST(Slicers, DagAndInternedSetsAgreeOnRandomPrograms) {
   std::mt19937 rng(7);
   UnionDagSlicer dag;

@@ -217,6 +217,7 @@ class Analyzer {
   ProfileType take_profile() { return std::move(profile_); }
   const AnalyzerStats& stats() const { return stats_; }
   const SlicerT& slicer() const { return slicer_; }
+  SlicerT& slicer() { return slicer_; }  // e.g. UnionDagSlicer::enable_collection
   ValueId value_at(Address addr) const { return shadow_.get(addr / kWordBytes); }
   bool counting() const { return counting_; }
 

@@ -127,14 +127,50 @@ class UnionDagSlicer {
     // A memo entry is written only when a node is made, and names operands
     // older than that node: the newest node is in no entry yet, so a chain
     // s = s (+) x (b newest, as the larger label) skips the probe.
-    const bool b_is_newest = !nodes_.empty() && b == (kNodeBit | static_cast<Label>(nodes_.size() - 1));
+    const bool b_is_newest = b == newest_;
     if (!b_is_newest && slot.a == a && slot.b == b) return slot.node;
-    if (nodes_.size() >= kPayloadMask) throw std::length_error("commanalyzer: label DAG full");
-    const Label node = kNodeBit | kComputedBit | static_cast<Label>(nodes_.size());
-    nodes_.push_back({a, b});
+    const Label node = new_node(a, b);
     slot = {a, b, node};
     return node;
   }
+
+  // ------------------------------------------------- reclaiming nodes
+  //
+  // Nodes are never freed by default: the slicer cannot know which labels
+  // its user still holds. A user that can enumerate every place a label may
+  // be (the runtime: labels live only in registers, on the stack and in a
+  // few thread-local slots) installs a root scanner. Once the DAG holds
+  // `min_nodes` nodes and no slot is free, the next new node first runs a
+  // collection: the scanner reports every word that may be a label through
+  // mark_roots() (conservatively: any word whose bits name a node keeps it),
+  // everything reachable from those is kept, and the slots of the other
+  // nodes are reused. A collection also forgets the memo. A scanner that
+  // cannot see all roots (e.g. called on a foreign stack) returns false and
+  // nothing is reclaimed. Flattened sets never change: a label's node is
+  // only reused once no root names it.
+  using RootScanner = bool (*)(void* context, UnionDagSlicer& slicer);
+
+  void enable_collection(RootScanner scanner, void* context, std::size_t min_nodes = std::size_t{1} << 20) {
+    scanner_ = scanner;
+    scanner_context_ = context;
+    min_nodes_ = std::max<std::size_t>(min_nodes, 1);
+    collect_at_ = std::max(min_nodes_, nodes_.size());
+  }
+
+  // Roots for a collection in progress: every word in [begin, end) that
+  // names a node keeps that node and everything below it.
+  void mark_roots(const std::uint64_t* begin, const std::uint64_t* end) {
+    for (const std::uint64_t* p = begin; p != end; ++p) mark_root(*p);
+  }
+  void mark_root(std::uint64_t word) {
+    const Label label = word & ~kComputedBit;
+    if ((label & kNodeBit) == 0 || (label & kPayloadMask) >= nodes_.size()) return;
+    mark_from(static_cast<std::size_t>(label & kPayloadMask));
+  }
+
+  std::size_t collections() const { return collections_; }
+  // Nodes in use (all of them when nothing was ever collected).
+  std::size_t live_node_count() const { return nodes_.size() - free_slots_; }
 
   void flatten(Label root, std::vector<ValueId>& out) {
     out.clear();
@@ -171,14 +207,83 @@ class UnionDagSlicer {
     out.erase(std::unique(out.begin(), out.end()), out.end());
   }
 
+  // Node slots (live or reusable).
   std::size_t node_count() const { return nodes_.size(); }
 
   std::size_t memory_bytes() const {
     return nodes_.capacity() * sizeof(Node) + visit_stamp_.capacity() * sizeof(std::uint32_t) +
-           memo_.size() * sizeof(MemoEntry) + seen_.capacity() * sizeof(std::uint64_t);
+           memo_.size() * sizeof(MemoEntry) + seen_.capacity() * sizeof(std::uint64_t) +
+           in_use_.capacity() * sizeof(std::uint64_t);
   }
 
  private:
+  Label new_node(Label a, Label b) {
+    if (free_slots_ == 0 && nodes_.size() >= collect_at_) collect(a, b);
+    std::size_t index;
+    if (free_slots_ != 0) {
+      // The next slot not in use, from the cursor up (lazy sweep).
+      std::size_t word = alloc_cursor_ >> 6;
+      std::uint64_t open = ~in_use_[word] & (~std::uint64_t{0} << (alloc_cursor_ & 63));
+      while (open == 0) open = ~in_use_[++word];
+      index = (word << 6) | static_cast<std::size_t>(std::countr_zero(open));
+      in_use_[word] |= std::uint64_t{1} << (index & 63);
+      alloc_cursor_ = index + 1;
+      --free_slots_;
+      nodes_[index] = {a, b};
+    } else {
+      if (nodes_.size() >= kPayloadMask) throw std::length_error("commanalyzer: label DAG full");
+      index = nodes_.size();
+      nodes_.push_back({a, b});
+    }
+    newest_ = kNodeBit | static_cast<Label>(index);
+    return newest_ | kComputedBit;
+  }
+
+  // Mark (from the scanner's roots and the operands of the join under way),
+  // then let new_node reuse every unmarked slot.
+  void collect(Label a, Label b) {
+    in_use_.assign((nodes_.size() + 63) / 64, 0);
+    marked_ = 0;
+    mark_root(a);
+    mark_root(b);
+    if (!scanner_(scanner_context_, *this)) {
+      // Roots unknown: keep everything, try again after some growth.
+      in_use_.clear();
+      collect_at_ = nodes_.size() + std::max(min_nodes_, nodes_.size() / 2);
+      return;
+    }
+    ++collections_;
+    // Slots past the end of the arena in the last bitmap word are not slots.
+    if (const std::size_t tail = nodes_.size() & 63; tail != 0) in_use_.back() |= ~std::uint64_t{0} << tail;
+    free_slots_ = nodes_.size() - marked_;
+    alloc_cursor_ = 0;
+    // Grow when at least half the arena is live; else reuse it.
+    collect_at_ = std::max(min_nodes_, 2 * marked_);
+    std::fill(memo_.begin(), memo_.end(), MemoEntry{});
+    newest_ = kNoLabel;
+  }
+
+  void mark_from(std::size_t index) {
+    auto mark = [this](std::size_t i) {
+      std::uint64_t& word = in_use_[i >> 6];
+      const std::uint64_t bit = std::uint64_t{1} << (i & 63);
+      if ((word & bit) != 0) return false;
+      word |= bit;
+      ++marked_;
+      return true;
+    };
+    if (!mark(index)) return;
+    stack_.clear();
+    stack_.push_back(index);
+    while (!stack_.empty()) {
+      const Node& node = nodes_[stack_.back()];
+      stack_.pop_back();
+      for (const Label operand : {node.a, node.b}) {
+        if ((operand & kNodeBit) != 0 && mark(operand & kPayloadMask)) stack_.push_back(operand & kPayloadMask);
+      }
+    }
+  }
+
   static constexpr std::size_t kSmallWalk = 128;
   // Scan the bitmap when it has at most this many words per unique leaf.
   static constexpr std::size_t kScanWordsPerLeaf = 4;
@@ -254,6 +359,18 @@ class UnionDagSlicer {
   std::uint32_t stamp_ = 0;
   std::vector<std::uint64_t> seen_;  // leaf bitmap of flatten_marked, all zero between calls
   std::vector<ValueId> sort_scratch_;
+  Label newest_ = kNoLabel;  // the node made last (in no memo entry yet)
+
+  // Collection (enable_collection); off by default.
+  RootScanner scanner_ = nullptr;
+  void* scanner_context_ = nullptr;
+  std::size_t min_nodes_ = 0;
+  std::size_t collect_at_ = ~std::size_t{0};
+  std::vector<std::uint64_t> in_use_;  // since the last collection: slots marked or reused
+  std::size_t marked_ = 0;
+  std::size_t free_slots_ = 0;
+  std::size_t alloc_cursor_ = 0;
+  std::size_t collections_ = 0;
 };
 
 // Alternative: every label is an interned, sorted set of value ids; a join
