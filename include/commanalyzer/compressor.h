@@ -21,6 +21,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "commanalyzer/big_array.h"
 #include "commanalyzer/types.h"
 
 namespace commanalyzer {
@@ -67,7 +68,7 @@ class FlatFlowStore {
 
   void append(ValueId v, std::span<const ValueId> sources) {
     values_.push_back(v);
-    sources_.insert(sources_.end(), sources.begin(), sources.end());
+    sources_.append(sources.data(), sources.data() + sources.size());
     offsets_.push_back(sources_.size());
   }
 
@@ -93,9 +94,9 @@ class FlatFlowStore {
   }
 
  private:
-  std::vector<ValueId> values_;
-  std::vector<ValueId> sources_;
-  std::vector<std::uint64_t> offsets_;
+  BigArray<ValueId> values_;
+  BigArray<ValueId> sources_;
+  BigArray<std::uint64_t> offsets_;
 };
 
 // Compact: each chain is varint(v - previous v), varint(|sources|), then the
@@ -105,15 +106,24 @@ class FlatFlowStore {
 class VarintFlowStore {
  public:
   void append(ValueId v, std::span<const ValueId> sources) {
-    put(v - last_value_);
-    last_value_ = v;
-    put(sources.size());
+    // Room for the worst case (5 bytes per 32-bit varint, 10 for the
+    // count), written through a pointer, the rest given back.
+    const std::size_t start = bytes_.size();
+    std::uint8_t* const first = bytes_.extend(5 + 10 + 5 * sources.size());
+    std::uint8_t* out = first;
+    out = put(out, v - last_value_);
+    out = put(out, sources.size());
     ValueId cursor = v;
     for (auto it = sources.rbegin(); it != sources.rend(); ++it) {
-      if (*it >= cursor) throw std::invalid_argument("commanalyzer: a source must be older than its value");
-      put(cursor - *it);
+      if (*it >= cursor) {
+        bytes_.truncate(start);
+        throw std::invalid_argument("commanalyzer: a source must be older than its value");
+      }
+      out = put(out, cursor - *it);
       cursor = *it;
     }
+    bytes_.truncate(start + static_cast<std::size_t>(out - first));
+    last_value_ = v;
     ++flows_;
     source_total_ += sources.size();
   }
@@ -148,12 +158,13 @@ class VarintFlowStore {
   }
 
  private:
-  void put(std::uint64_t x) {
+  static std::uint8_t* put(std::uint8_t* out, std::uint64_t x) {
     while (x >= 0x80) {
-      bytes_.push_back(static_cast<std::uint8_t>(x | 0x80));
+      *out++ = static_cast<std::uint8_t>(x | 0x80);
       x >>= 7;
     }
-    bytes_.push_back(static_cast<std::uint8_t>(x));
+    *out++ = static_cast<std::uint8_t>(x);
+    return out;
   }
   std::uint64_t get(std::size_t& pos) const {
     std::uint64_t x = 0;
@@ -164,7 +175,7 @@ class VarintFlowStore {
     }
   }
 
-  std::vector<std::uint8_t> bytes_;
+  BigArray<std::uint8_t> bytes_;
   std::size_t flows_ = 0;
   std::size_t source_total_ = 0;
   ValueId last_value_ = 0;

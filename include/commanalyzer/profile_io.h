@@ -124,9 +124,9 @@ class Writer {
   void put(const T& x) {
     bytes(&x, sizeof(T));
   }
-  template <class T>
-  void array(const std::vector<T>& xs, std::size_t from = 0) {
-    bytes(xs.data() + from, (xs.size() - from) * sizeof(T));
+  template <class Array>
+  void array(const Array& xs, std::size_t from = 0) {
+    bytes(xs.data() + from, (xs.size() - from) * sizeof(xs[0]));
   }
   void bytes(const void* data, std::size_t n) {
     const auto* p = static_cast<const char*>(data);

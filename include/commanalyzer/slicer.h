@@ -18,6 +18,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/hash/hash.h"
+#include "commanalyzer/big_array.h"
 #include "commanalyzer/types.h"
 
 namespace commanalyzer {
@@ -352,8 +353,8 @@ class UnionDagSlicer {
     Label a = kNoLabel, b = kNoLabel, node = kNoLabel;
   };
 
-  std::vector<Node> nodes_;
-  std::vector<std::uint32_t> visit_stamp_;
+  BigArray<Node> nodes_;
+  BigArray<std::uint32_t> visit_stamp_;
   std::vector<MemoEntry> memo_;
   std::vector<Label> stack_;
   std::uint32_t stamp_ = 0;

@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "commanalyzer/big_array.h"
 #include "commanalyzer/types.h"
 
 namespace commanalyzer {
@@ -83,16 +84,16 @@ class CompactValueStore {
   }
 
   // Raw columns, for serialisation.
-  const std::vector<std::uint16_t>& sizes() const { return size_; }
-  const std::vector<std::uint8_t>& inputs() const { return input_; }
-  const std::vector<VertexId>& vertices() const { return vertex_; }
+  const BigArray<std::uint16_t>& sizes() const { return size_; }
+  const BigArray<std::uint8_t>& inputs() const { return input_; }
+  const BigArray<VertexId>& vertices() const { return vertex_; }
 
  private:
   static constexpr std::size_t kMaxValues = 0xfffffffe;
-  std::vector<std::uint16_t> size_;
-  std::vector<std::uint8_t> input_;
-  std::vector<std::uint32_t> live_;
-  std::vector<VertexId> vertex_;
+  BigArray<std::uint16_t> size_;
+  BigArray<std::uint8_t> input_;
+  BigArray<std::uint32_t> live_;
+  BigArray<VertexId> vertex_;
 };
 
 static_assert(ValueStore<CompactValueStore>);
