@@ -99,30 +99,90 @@ class FlatFlowStore {
   BigArray<std::uint64_t> offsets_;
 };
 
-// Compact: each chain is varint(v - previous v), varint(|sources|), then the
-// sources as varint gaps going *backwards* from v (sources are older than v
-// and sorted, so gaps are small in stencil and streaming codes). Typically
-// 1-3 bytes per source instead of 4, and 2 bytes per chain instead of 12.
+// The coding of VarintFlowStore (and of the flows in a version-4 profile
+// file). Each chain, given the previous one (value 0, no sources, at the
+// start):
+//   varint(v - previous v)
+//   varint(2 * |sources| + repeat)
+//   repeat = 1: the sources are the previous chain's, each shifted by
+//               (v - previous v), and nothing else follows. A stencil sweep
+//               is mostly such chains: the next cell reads the next cells.
+//   repeat = 0: the sources as varint gaps going *backwards* from v (sources
+//               are older than v and sorted, so gaps are small in stencil
+//               and streaming codes).
+namespace flow_code {
+
+inline std::uint8_t* put(std::uint8_t* out, std::uint64_t x) {
+  while (x >= 0x80) {
+    *out++ = static_cast<std::uint8_t>(x | 0x80);
+    x >>= 7;
+  }
+  *out++ = static_cast<std::uint8_t>(x);
+  return out;
+}
+
+// Decodes the chain after (value, sources), in place. next() returns the
+// next varint. Returns false if the code cannot be right (a source not
+// older than its value, a repeat of a chain of another length).
+template <class Next>
+bool decode(Next&& next, ValueId& value, std::vector<ValueId>& sources) {
+  const std::uint64_t delta = next();
+  const std::uint64_t header = next();
+  const std::uint64_t n = header >> 1;
+  if (delta == 0 || delta > ~ValueId{0} - value) return false;
+  value += static_cast<ValueId>(delta);
+  if ((header & 1) != 0) {
+    if (n != sources.size() || n == 0) return false;
+    for (ValueId& s : sources) s += static_cast<ValueId>(delta);
+    return true;
+  }
+  sources.resize(n);
+  ValueId cursor = value;
+  for (std::uint64_t k = 0; k < n; ++k) {
+    const std::uint64_t gap = next();
+    if (gap == 0 || gap >= cursor) return false;
+    cursor -= static_cast<ValueId>(gap);
+    sources[n - 1 - k] = cursor;
+  }
+  return true;
+}
+
+}  // namespace flow_code
+
+// Compact: chains as flow_code codes them. Typically 1-3 bytes per source
+// instead of 4, 2 bytes per chain instead of 12, and ~2 bytes for a whole
+// chain that repeats the previous one's pattern one cell further on.
 class VarintFlowStore {
  public:
   void append(ValueId v, std::span<const ValueId> sources) {
+    if (v <= last_value_) throw std::invalid_argument("commanalyzer: value-flow chains must come in creation order");
+    const ValueId delta = v - last_value_;
+    bool repeat = !sources.empty() && sources.size() == previous_.size();
+    for (std::size_t k = 0; repeat && k < sources.size(); ++k) repeat = sources[k] == previous_[k] + delta;
     // Room for the worst case (5 bytes per 32-bit varint, 10 for the
-    // count), written through a pointer, the rest given back.
+    // header), written through a pointer, the rest given back.
     const std::size_t start = bytes_.size();
-    std::uint8_t* const first = bytes_.extend(5 + 10 + 5 * sources.size());
+    std::uint8_t* const first = bytes_.extend(5 + 10 + (repeat ? 0 : 5 * sources.size()));
     std::uint8_t* out = first;
-    out = put(out, v - last_value_);
-    out = put(out, sources.size());
-    ValueId cursor = v;
-    for (auto it = sources.rbegin(); it != sources.rend(); ++it) {
-      if (*it >= cursor) {
-        bytes_.truncate(start);
-        throw std::invalid_argument("commanalyzer: a source must be older than its value");
+    out = flow_code::put(out, delta);
+    out = flow_code::put(out, 2 * std::uint64_t{sources.size()} + (repeat ? 1 : 0));
+    if (!repeat) {
+      ValueId cursor = v;
+      for (auto it = sources.rbegin(); it != sources.rend(); ++it) {
+        if (*it >= cursor || *it == kNoValue) {
+          bytes_.truncate(start);
+          throw std::invalid_argument("commanalyzer: a source must be older than its value");
+        }
+        out = flow_code::put(out, cursor - *it);
+        cursor = *it;
       }
-      out = put(out, cursor - *it);
-      cursor = *it;
     }
     bytes_.truncate(start + static_cast<std::size_t>(out - first));
+    if (repeat) {
+      for (ValueId& s : previous_) s += delta;
+    } else {
+      previous_.assign(sources.begin(), sources.end());
+    }
     last_value_ = v;
     ++flows_;
     source_total_ += sources.size();
@@ -133,39 +193,29 @@ class VarintFlowStore {
     std::vector<ValueId> sources;
     std::size_t pos = 0;
     ValueId value = 0;
+    auto next = [&] { return get(pos); };
     for (std::size_t i = 0; i < flows_; ++i) {
-      value += static_cast<ValueId>(get(pos));
-      const std::uint64_t n = get(pos);
-      sources.resize(n);
-      ValueId cursor = value;
-      for (std::uint64_t k = 0; k < n; ++k) {
-        cursor -= static_cast<ValueId>(get(pos));
-        sources[n - 1 - k] = cursor;
-      }
+      flow_code::decode(next, value, sources);
       f(value, std::span<const ValueId>(sources));
     }
   }
 
   std::size_t flow_count() const { return flows_; }
   std::size_t source_count() const { return source_total_; }
-  std::size_t memory_bytes() const { return bytes_.capacity(); }
+  std::size_t memory_bytes() const { return bytes_.capacity() + previous_.capacity() * sizeof(ValueId); }
   // The coded chains (the flows section of a version-4 profile file).
   std::span<const std::uint8_t> code() const { return {bytes_.data(), bytes_.size()}; }
+  // Drops the code so far but not the last chain: what follows is coded as
+  // the continuation of the same stream (to hand a long code over in pieces).
+  void restart() { bytes_.clear(); }
   void clear() {
     bytes_.clear();
+    previous_.clear();
     flows_ = source_total_ = 0;
     last_value_ = 0;
   }
 
  private:
-  static std::uint8_t* put(std::uint8_t* out, std::uint64_t x) {
-    while (x >= 0x80) {
-      *out++ = static_cast<std::uint8_t>(x | 0x80);
-      x >>= 7;
-    }
-    *out++ = static_cast<std::uint8_t>(x);
-    return out;
-  }
   std::uint64_t get(std::size_t& pos) const {
     std::uint64_t x = 0;
     for (unsigned shift = 0;; shift += 7) {
@@ -176,6 +226,7 @@ class VarintFlowStore {
   }
 
   BigArray<std::uint8_t> bytes_;
+  std::vector<ValueId> previous_;  // the sources of the last chain
   std::size_t flows_ = 0;
   std::size_t source_total_ = 0;
   ValueId last_value_ = 0;

@@ -4,7 +4,10 @@
 //
 //   "CAPROFIL" u32 version u32 word_bytes
 //   u64 length + bytes: free-form metadata (program, arguments)
-//   u64 values;   u16 size[values] u8 input[values] u32 vertex[values]
+//   u64 values;
+//     version 4: per value varint(2 * size + input), varint(vertex code)
+//                (profile_io_internal::VertexCode)
+//     version 3: u16 size[values] u8 input[values] u32 vertex[values]
 //   u64 vertices; u64 home[] u32 weight[] u32 group[]
 //   u64 marks;    u32 mark[]
 //   u64 flows; u64 sources; then
@@ -140,16 +143,6 @@ class Writer {
     }
     buffer_.insert(buffer_.end(), p, p + n);
   }
-  void varint(std::uint64_t x) {
-    unsigned char code[10];
-    std::size_t n = 0;
-    while (x >= 0x80) {
-      code[n++] = static_cast<unsigned char>(x | 0x80);
-      x >>= 7;
-    }
-    code[n++] = static_cast<unsigned char>(x);
-    bytes(code, n);
-  }
   void flush() {
     checksum_.update(buffer_.data(), buffer_.size());
     out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
@@ -184,10 +177,10 @@ class Reader {
     bytes(&x, sizeof(T));
     return x;
   }
-  template <class T>
-  std::vector<T> array(std::uint64_t n) {
+  template <class T, class Array = std::vector<T>>
+  Array array(std::uint64_t n) {
     if (n > (std::uint64_t{1} << 40) / sizeof(T)) throw ProfileError("corrupt profile: impossible array length");
-    std::vector<T> xs(n);
+    Array xs(n, T{});
     bytes(xs.data(), n * sizeof(T));
     return xs;
   }
@@ -249,11 +242,41 @@ class Reader {
   std::size_t pos_ = 0, end_ = 0, hashed_ = 0;
 };
 
-inline std::size_t varint_length(std::uint64_t x) {
-  std::size_t n = 1;
-  for (; x >= 0x80; x >>= 7) ++n;
-  return n;
-}
+// The vertex of each value, in creation order: 0 = a new vertex (one more
+// than any named before: vertices are numbered as their first value is
+// made); else 1 + zigzag(vertex - (previous value's vertex + 1)), small for
+// the neighbouring cells of a sweep coalesced into neighbouring vertices.
+class VertexCode {
+ public:
+  std::uint64_t encode(VertexId vertex) {
+    const std::int64_t x = vertex;
+    std::uint64_t code = 0;
+    if (x != newest_ + 1) {
+      const std::int64_t d = x - (previous_ + 1);
+      code = 1 + ((static_cast<std::uint64_t>(d) << 1) ^ static_cast<std::uint64_t>(d >> 63));
+    }
+    newest_ = std::max(newest_, x);
+    previous_ = x;
+    return code;
+  }
+  bool decode(std::uint64_t code, VertexId& vertex) {
+    std::int64_t x = newest_ + 1;
+    if (code != 0) {
+      const std::uint64_t z = code - 1;
+      const auto d = static_cast<std::int64_t>((z >> 1) ^ (~(z & 1) + 1));
+      x = previous_ + 1 + d;
+    }
+    if (x < 0 || x > std::int64_t{0xffffffff}) return false;
+    vertex = static_cast<VertexId>(x);
+    newest_ = std::max(newest_, x);
+    previous_ = x;
+    return true;
+  }
+
+ private:
+  std::int64_t newest_ = -1;
+  std::int64_t previous_ = -1;
+};
 
 // Flow stores that keep exactly the version-4 coding hand it over as is.
 template <class Flows>
@@ -274,9 +297,20 @@ void write_profile(std::ostream& out, const Profile<CompactValueStore, Flows>& p
 
   const CompactValueStore& values = profile.values;
   w.put<std::uint64_t>(values.count());
-  w.array(values.sizes(), 1);  // slot 0 is kNoValue
-  w.array(values.inputs(), 1);
-  w.array(values.vertices(), 1);
+  {
+    std::vector<std::uint8_t> chunk(std::size_t{1} << 20);
+    std::uint8_t* out = chunk.data();
+    profile_io_internal::VertexCode vertex_code;
+    for (ValueId v = 1; v <= values.count(); ++v) {
+      if (out + 20 > chunk.data() + chunk.size()) {
+        w.bytes(chunk.data(), static_cast<std::size_t>(out - chunk.data()));
+        out = chunk.data();
+      }
+      out = flow_code::put(out, 2 * std::uint64_t{values.size_bytes(v)} + (values.is_input(v) ? 1 : 0));
+      out = flow_code::put(out, vertex_code.encode(values.vertex(v)));
+    }
+    w.bytes(chunk.data(), static_cast<std::size_t>(out - chunk.data()));
+  }
 
   w.put<std::uint64_t>(profile.vertex_count());
   w.array(profile.vertex_home);
@@ -293,25 +327,22 @@ void write_profile(std::ostream& out, const Profile<CompactValueStore, Flows>& p
     w.put<std::uint64_t>(code.size());
     w.bytes(code.data(), code.size());
   } else {
-    // The same coding, produced here: its length first, then the codes.
-    auto each_varint = [&](auto&& emit) {
-      ValueId last = 0;
+    // The same coding, produced here chunk by chunk: its length first.
+    auto each_chunk = [&](auto&& emit) {
+      VarintFlowStore chunk;
       profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
-        emit(v - last);
-        last = v;
-        emit(sources.size());
-        ValueId cursor = v;
-        for (auto it = sources.rbegin(); it != sources.rend(); ++it) {
-          if (*it >= cursor) throw ProfileError("a source must be older than its value");
-          emit(cursor - *it);
-          cursor = *it;
+        chunk.append(v, sources);
+        if (chunk.code().size() >= (std::size_t{1} << 20)) {
+          emit(chunk.code());
+          chunk.restart();
         }
       });
+      emit(chunk.code());
     };
     std::uint64_t length = 0;
-    each_varint([&](std::uint64_t x) { length += profile_io_internal::varint_length(x); });
+    each_chunk([&](std::span<const std::uint8_t> code) { length += code.size(); });
     w.put<std::uint64_t>(length);
-    each_varint([&](std::uint64_t x) { w.varint(x); });
+    each_chunk([&](std::span<const std::uint8_t> code) { w.bytes(code.data(), code.size()); });
   }
   const std::uint64_t checksum = w.hash();
   w.put(checksum);
@@ -346,17 +377,36 @@ inline Profile<CompactValueStore, FlatFlowStore> read_profile(std::istream& in, 
 
   Profile<CompactValueStore, FlatFlowStore> profile;
   const auto value_count = r.get<std::uint64_t>();
-  const auto sizes = r.array<std::uint16_t>(value_count);
-  const auto inputs = r.array<std::uint8_t>(value_count);
-  const auto vertices = r.array<VertexId>(value_count);
-  const auto vertex_count = r.get<std::uint64_t>();
-  for (std::uint64_t i = 0; i < value_count; ++i) {
-    if (vertices[i] >= vertex_count) throw ProfileError("corrupt profile: value in a vertex that does not exist");
-    profile.values.create(sizes[i], inputs[i] != 0, vertices[i]);
+  if (value_count > 0xfffffffe) throw ProfileError("corrupt profile: impossible value count");
+  std::uint64_t vertex_count = 0;
+  if (meta.version >= 4) {
+    std::uint64_t unbounded = ~std::uint64_t{0};
+    profile_io_internal::VertexCode vertex_code;
+    std::uint64_t vertex_end = 0;  // 1 + the largest vertex named
+    for (std::uint64_t i = 0; i < value_count; ++i) {
+      const std::uint64_t size_input = r.varint(unbounded);
+      VertexId vertex;
+      if (size_input >> 1 > 0xffff || !vertex_code.decode(r.varint(unbounded), vertex)) {
+        throw ProfileError("corrupt profile: bad value");
+      }
+      vertex_end = std::max<std::uint64_t>(vertex_end, std::uint64_t{vertex} + 1);
+      profile.values.create(static_cast<std::uint32_t>(size_input >> 1), (size_input & 1) != 0, vertex);
+    }
+    vertex_count = r.get<std::uint64_t>();
+    if (vertex_end > vertex_count) throw ProfileError("corrupt profile: value in a vertex that does not exist");
+  } else {
+    const auto sizes = r.array<std::uint16_t>(value_count);
+    const auto inputs = r.array<std::uint8_t>(value_count);
+    const auto vertices = r.array<VertexId>(value_count);
+    vertex_count = r.get<std::uint64_t>();
+    for (std::uint64_t i = 0; i < value_count; ++i) {
+      if (vertices[i] >= vertex_count) throw ProfileError("corrupt profile: value in a vertex that does not exist");
+      profile.values.create(sizes[i], inputs[i] != 0, vertices[i]);
+    }
   }
-  profile.vertex_home = r.array<Address>(vertex_count);
-  profile.vertex_weight = r.array<std::uint32_t>(vertex_count);
-  profile.vertex_group = r.array<std::uint32_t>(vertex_count);
+  profile.vertex_home = r.array<Address, BigArray<Address>>(vertex_count);
+  profile.vertex_weight = r.array<std::uint32_t, BigArray<std::uint32_t>>(vertex_count);
+  profile.vertex_group = r.array<std::uint32_t, BigArray<std::uint32_t>>(vertex_count);
   profile.iteration_marks = r.array<ValueId>(r.get<std::uint64_t>());
 
   const auto flow_count = r.get<std::uint64_t>();
@@ -365,23 +415,13 @@ inline Profile<CompactValueStore, FlatFlowStore> read_profile(std::istream& in, 
   std::uint64_t seen = 0;
   if (meta.version >= 4) {
     std::uint64_t budget = r.get<std::uint64_t>();  // bytes of the chains
-    std::uint64_t value = 0;
+    ValueId value = 0;
+    auto next = [&] { return r.varint(budget); };
     for (std::uint64_t f = 0; f < flow_count; ++f) {
-      value += r.varint(budget);
-      const std::uint64_t n = r.varint(budget);
-      seen += n;
-      if (value == kNoValue || value > value_count || n > source_total || seen > source_total) {
-        throw ProfileError("corrupt profile: bad value flow");
-      }
-      sources.resize(n);
-      std::uint64_t cursor = value;
-      for (std::uint64_t k = 0; k < n; ++k) {
-        const std::uint64_t gap = r.varint(budget);
-        if (gap == 0 || gap >= cursor) throw ProfileError("corrupt profile: unknown source value");
-        cursor -= gap;
-        sources[n - 1 - k] = static_cast<ValueId>(cursor);
-      }
-      profile.flows.append(static_cast<ValueId>(value), sources);
+      if (!flow_code::decode(next, value, sources)) throw ProfileError("corrupt profile: bad value flow");
+      seen += sources.size();
+      if (value > value_count || seen > source_total) throw ProfileError("corrupt profile: bad value flow");
+      profile.flows.append(value, sources);
     }
     if (budget != 0) throw ProfileError("corrupt profile: bad value flow");
   } else {

@@ -11,6 +11,7 @@
 #include <concepts>
 #include <cstddef>
 #include <stdexcept>
+#include <unordered_map>
 #include <vector>
 
 #include "commanalyzer/big_array.h"
@@ -38,38 +39,61 @@ concept ValueStore = requires(S store, const S& const_store, ValueId v, VertexId
   { const_store.memory_bytes() } -> std::convertible_to<std::size_t>;
 };
 
-// Default: structure of arrays, 11 bytes per value.
+// Default: structure of arrays, 6 bytes per value: size and input flag in
+// one byte, the live-copy count in one byte, the vertex in four. The rare
+// values that do not fit (128 bytes or more; 255 or more live copies) keep
+// the rest in small side maps, so every query is exact.
 class CompactValueStore {
  public:
   CompactValueStore() {
     // Slot 0 is kNoValue, so ids index the arrays directly.
-    size_.push_back(0);
-    input_.push_back(0);
+    size_input_.push_back(0);
     live_.push_back(0);
     vertex_.push_back(kNoVertex);
   }
 
   ValueId create(std::uint32_t size_bytes, bool input, VertexId vertex) {
-    if (size_.size() > kMaxValues) {
+    if (vertex_.size() > kMaxValues) {
       throw std::length_error("commanalyzer: more than 2^32-2 value instances");
     }
-    const auto id = static_cast<ValueId>(size_.size());
-    size_.push_back(static_cast<std::uint16_t>(size_bytes > 0xffff ? 0xffff : size_bytes));
-    input_.push_back(input ? 1 : 0);
+    const auto id = static_cast<ValueId>(vertex_.size());
+    const std::uint32_t size = size_bytes > 0xffff ? 0xffff : size_bytes;
+    if (size >= kLargeSize) large_size_[id] = static_cast<std::uint16_t>(size);
+    size_input_.push_back(static_cast<std::uint8_t>((size >= kLargeSize ? kLargeSize : size) | (input ? kInputBit : 0)));
     live_.push_back(0);
     vertex_.push_back(vertex);
     return id;
   }
 
-  std::size_t count() const { return size_.size() - 1; }
-  std::uint32_t size_bytes(ValueId v) const { return size_[v]; }
-  bool is_input(ValueId v) const { return input_[v] != 0; }
+  std::size_t count() const { return vertex_.size() - 1; }
+  std::uint32_t size_bytes(ValueId v) const {
+    const std::uint32_t size = size_input_[v] & ~kInputBit;
+    return size == kLargeSize ? large_size_.at(v) : size;
+  }
+  bool is_input(ValueId v) const { return (size_input_[v] & kInputBit) != 0; }
   VertexId vertex(ValueId v) const { return vertex_[v]; }
-  std::uint32_t live_copies(ValueId v) const { return live_[v]; }
+  std::uint32_t live_copies(ValueId v) const {
+    if (live_[v] != kManyCopies) return live_[v];
+    const auto it = many_copies_.find(v);
+    return kManyCopies + (it == many_copies_.end() ? 0 : it->second);
+  }
 
-  void add_copy(ValueId v) { ++live_[v]; }
+  void add_copy(ValueId v) {
+    if (live_[v] != kManyCopies) {
+      ++live_[v];
+    } else {
+      ++many_copies_[v];
+    }
+  }
   std::uint32_t drop_copy(ValueId v) {
     assert(live_[v] > 0);
+    if (live_[v] == kManyCopies) {
+      if (auto it = many_copies_.find(v); it != many_copies_.end()) {
+        const std::uint32_t more = --it->second;
+        if (more == 0) many_copies_.erase(it);
+        return kManyCopies + more;
+      }
+    }
     return --live_[v];
   }
 
@@ -79,21 +103,23 @@ class CompactValueStore {
   }
 
   std::size_t memory_bytes() const {
-    return size_.capacity() * sizeof(std::uint16_t) + input_.capacity() +
-           live_.capacity() * sizeof(std::uint32_t) + vertex_.capacity() * sizeof(VertexId);
+    return size_input_.capacity() + live_.capacity() + vertex_.capacity() * sizeof(VertexId) +
+           (large_size_.size() + many_copies_.size()) * 32;
   }
 
-  // Raw columns, for serialisation.
-  const BigArray<std::uint16_t>& sizes() const { return size_; }
-  const BigArray<std::uint8_t>& inputs() const { return input_; }
+  // The vertex column, for serialisation.
   const BigArray<VertexId>& vertices() const { return vertex_; }
 
  private:
   static constexpr std::size_t kMaxValues = 0xfffffffe;
-  BigArray<std::uint16_t> size_;
-  BigArray<std::uint8_t> input_;
-  BigArray<std::uint32_t> live_;
+  static constexpr std::uint8_t kInputBit = 0x80;
+  static constexpr std::uint32_t kLargeSize = 0x7f;   // size byte: see large_size_
+  static constexpr std::uint8_t kManyCopies = 0xff;   // live byte: 255 + many_copies_
+  BigArray<std::uint8_t> size_input_;
+  BigArray<std::uint8_t> live_;
   BigArray<VertexId> vertex_;
+  std::unordered_map<ValueId, std::uint16_t> large_size_;
+  std::unordered_map<ValueId, std::uint32_t> many_copies_;
 };
 
 static_assert(ValueStore<CompactValueStore>);
