@@ -123,6 +123,20 @@ TEST(UnionDagSlicer, DenseSweepResidualIsExact) {
   }
 }
 
+TEST(SortUniqueSmall, MatchesSortUnique) {
+  std::mt19937 rng(12);
+  for (int trial = 0; trial < 20000; ++trial) {
+    std::vector<ValueId> ids(rng() % 40);
+    const ValueId range = 1 + rng() % 60;
+    for (ValueId& x : ids) x = rng() % range;
+    std::vector<ValueId> expected = ids;
+    std::sort(expected.begin(), expected.end());
+    expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
+    slicer_internal::sort_unique_small(ids);
+    ASSERT_EQ(ids, expected) << trial;
+  }
+}
+
 TEST(SortUniqueIds, MatchesStdSort) {
   std::mt19937 rng(3);
   std::vector<ValueId> scratch;

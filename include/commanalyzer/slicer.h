@@ -62,6 +62,30 @@ inline constexpr Label trivial_join(Label& a, Label& b) {
   return kNoLabel;
 }
 
+// Sorts and deduplicates the few leaves of a small walk (a stencil's five):
+// insertion sort in place; std::sort's insertion step calls memmove per
+// element, which costs more than the whole sort of five ids.
+inline void sort_unique_small(std::vector<ValueId>& ids) {
+  if (ids.size() > 32) {
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    return;
+  }
+  ValueId* const a = ids.data();
+  const std::size_t n = ids.size();
+  std::size_t kept = 0;  // a[0, kept) is sorted and unique
+  for (std::size_t i = 0; i < n; ++i) {
+    const ValueId x = a[i];
+    std::size_t j = kept;
+    while (j > 0 && a[j - 1] > x) --j;
+    if (j > 0 && a[j - 1] == x) continue;  // a duplicate
+    for (std::size_t k = kept; k > j; --k) a[k] = a[k - 1];
+    a[j] = x;
+    ++kept;
+  }
+  ids.resize(kept);
+}
+
 // Sorts distinct ids, all in [lo, hi], ascending: std::sort for short
 // lists, else an LSD radix sort on (id - lo), 11 bits per pass, as many
 // passes as the range needs (one or two for the sets of a sweep).
@@ -204,8 +228,7 @@ class UnionDagSlicer {
       stack[top++] = node.b;
       stack[top++] = node.a;
     }
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
+    slicer_internal::sort_unique_small(out);
   }
 
   // Node slots (live or reusable).
