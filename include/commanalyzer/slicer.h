@@ -9,8 +9,9 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <iterator>
 #include <concepts>
+#include <iterator>
+#include <span>
 #include <cstddef>
 #include <stdexcept>
 #include <utility>
@@ -215,8 +216,9 @@ class UnionDagSlicer {
     stack[top++] = root;
     for (std::size_t steps = 0; top != 0; ++steps) {
       if (steps == kSmallWalk) {
-        out.clear();
-        flatten_marked(root, out);
+        // Too big: go on with visit marks from where the walk stands (the
+        // nodes it already expanded may be expanded once more, no more).
+        flatten_marked(std::span<const Label>(stack.data(), top), out);
         return;
       }
       const Label label = stack[--top];
@@ -237,7 +239,7 @@ class UnionDagSlicer {
   std::size_t memory_bytes() const {
     return nodes_.capacity() * sizeof(Node) + visit_stamp_.capacity() * sizeof(std::uint32_t) +
            memo_.size() * sizeof(MemoEntry) + seen_.capacity() * sizeof(std::uint64_t) +
-           in_use_.capacity() * sizeof(std::uint64_t);
+           in_use_.capacity() * sizeof(std::uint64_t) + seen_words_.capacity() * sizeof(std::uint64_t);
   }
 
  private:
@@ -309,7 +311,8 @@ class UnionDagSlicer {
   }
 
   static constexpr std::size_t kSmallWalk = 128;
-  // Scan the bitmap when it has at most this many words per unique leaf.
+  // Read the leaf bitmap back when its summary has at most this many words
+  // per unique leaf (else radix-sort the leaves).
   static constexpr std::size_t kScanWordsPerLeaf = 4;
 
   // Iterative DFS; a per-call stamp visits each shared node once, so the
@@ -320,28 +323,42 @@ class UnionDagSlicer {
   // (when they are dense in their id range, as the residual of a stencil
   // sweep is) or by a radix sort, never by a comparison sort of a set that
   // can hold millions of ids.
-  void flatten_marked(Label root, std::vector<ValueId>& out) {
+  // Sets v's bit in the leaf bitmap; false if it was set already.
+  [[gnu::always_inline]] bool add_leaf(ValueId v, ValueId& lo, ValueId& hi) {
+    const std::size_t word = v >> 6;
+    if (word >= seen_.size()) [[unlikely]] {
+      seen_.resize(std::max<std::size_t>(word + 1, 2 * seen_.size()), 0);
+      seen_words_.resize((seen_.size() + 63) / 64, 0);
+    }
+    const std::uint64_t bit = std::uint64_t{1} << (v & 63);
+    if ((seen_[word] & bit) != 0) return false;
+    seen_[word] |= bit;
+    seen_words_[word >> 6] |= std::uint64_t{1} << (word & 63);
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+    return true;
+  }
+
+  // `out` holds leaves found so far (maybe repeated); `pending` the labels
+  // still to expand.
+  void flatten_marked(std::span<const Label> pending, std::vector<ValueId>& out) {
     if (visit_stamp_.size() < nodes_.size()) visit_stamp_.resize(nodes_.size(), 0);
     if (++stamp_ == 0) {
       std::fill(visit_stamp_.begin(), visit_stamp_.end(), 0);
       stamp_ = 1;
     }
     ValueId lo = ~ValueId{0}, hi = 0;
-    stack_.clear();
-    stack_.push_back(root);
+    std::size_t kept = 0;
+    for (const ValueId v : out) {
+      if (add_leaf(v, lo, hi)) out[kept++] = v;
+    }
+    out.resize(kept);
+    stack_.assign(pending.begin(), pending.end());
     while (!stack_.empty()) {
       const Label label = stack_.back();
       stack_.pop_back();
       if ((label & kNodeBit) == 0) {
-        const auto v = static_cast<ValueId>(label);
-        const std::size_t word = v >> 6;
-        if (word >= seen_.size()) seen_.resize(std::max<std::size_t>(word + 1, 2 * seen_.size()), 0);
-        const std::uint64_t bit = std::uint64_t{1} << (v & 63);
-        if ((seen_[word] & bit) != 0) continue;
-        seen_[word] |= bit;
-        out.push_back(v);
-        lo = std::min(lo, v);
-        hi = std::max(hi, v);
+        if (add_leaf(static_cast<ValueId>(label), lo, hi)) out.push_back(static_cast<ValueId>(label));
         continue;
       }
       const std::size_t index = label & kPayloadMask;
@@ -351,21 +368,32 @@ class UnionDagSlicer {
       stack_.push_back(nodes_[index].a);
     }
     if (out.empty()) return;
-    const std::size_t first_word = lo >> 6, last_word = hi >> 6;
-    if (last_word - first_word < kScanWordsPerLeaf * out.size()) {
-      // Dense: read the set back from the bitmap in id order, clearing it.
+    // The bitmap has a summary level (a bit per non-empty word), so reading
+    // it back costs one step per 4096 ids of the range plus one per
+    // non-empty word, whatever the range.
+    const std::size_t first_summary = lo >> 12, last_summary = hi >> 12;
+    if (last_summary - first_summary < kScanWordsPerLeaf * out.size()) {
       std::size_t k = 0;
-      for (std::size_t w = first_word; w <= last_word; ++w) {
-        std::uint64_t bits = seen_[w];
-        seen_[w] = 0;
-        while (bits != 0) {
-          out[k++] = static_cast<ValueId>((w << 6) | static_cast<std::size_t>(std::countr_zero(bits)));
-          bits &= bits - 1;
+      for (std::size_t s = first_summary; s <= last_summary; ++s) {
+        std::uint64_t words = seen_words_[s];
+        seen_words_[s] = 0;
+        while (words != 0) {
+          const std::size_t w = (s << 6) | static_cast<std::size_t>(std::countr_zero(words));
+          words &= words - 1;
+          std::uint64_t bits = seen_[w];
+          seen_[w] = 0;
+          while (bits != 0) {
+            out[k++] = static_cast<ValueId>((w << 6) | static_cast<std::size_t>(std::countr_zero(bits)));
+            bits &= bits - 1;
+          }
         }
       }
       return;
     }
-    for (const ValueId v : out) seen_[v >> 6] = 0;
+    for (const ValueId v : out) {
+      seen_[v >> 6] = 0;
+      seen_words_[v >> 12] = 0;
+    }
     slicer_internal::sort_unique_ids(out, lo, hi, sort_scratch_);
   }
 
@@ -381,7 +409,8 @@ class UnionDagSlicer {
   std::vector<MemoEntry> memo_;
   std::vector<Label> stack_;
   std::uint32_t stamp_ = 0;
-  std::vector<std::uint64_t> seen_;  // leaf bitmap of flatten_marked, all zero between calls
+  std::vector<std::uint64_t> seen_;        // leaf bitmap of flatten_marked, all zero between calls
+  std::vector<std::uint64_t> seen_words_;  // its summary: a bit per non-empty word of seen_
   std::vector<ValueId> sort_scratch_;
   Label newest_ = kNoLabel;  // the node made last (in no memo entry yet)
 
