@@ -107,9 +107,11 @@ class FlatFlowStore {
 //   repeat = 1: the sources are the previous chain's, each shifted by
 //               (v - previous v), and nothing else follows. A stencil sweep
 //               is mostly such chains: the next cell reads the next cells.
-//   repeat = 0: the sources as varint gaps going *backwards* from v (sources
-//               are older than v and sorted, so gaps are small in stencil
-//               and streaming codes).
+//   repeat = 0: the sources as gaps going *backwards* from v (sources are
+//               older than v and sorted, so gaps are small in stencil and
+//               streaming codes), run-length coded: varint(2 * gap + run),
+//               and for run = 1 varint(k): the same gap k more times (a
+//               matrix row or column, a whole sweep under one residual).
 namespace flow_code {
 
 inline std::uint8_t* put(std::uint8_t* out, std::uint64_t x) {
@@ -136,13 +138,18 @@ bool decode(Next&& next, ValueId& value, std::vector<ValueId>& sources) {
     for (ValueId& s : sources) s += static_cast<ValueId>(delta);
     return true;
   }
+  if (n > ~ValueId{0}) return false;
   sources.resize(n);
   ValueId cursor = value;
-  for (std::uint64_t k = 0; k < n; ++k) {
-    const std::uint64_t gap = next();
-    if (gap == 0 || gap >= cursor) return false;
-    cursor -= static_cast<ValueId>(gap);
-    sources[n - 1 - k] = cursor;
+  for (std::uint64_t k = 0; k < n;) {
+    const std::uint64_t token = next();
+    const std::uint64_t gap = token >> 1;
+    const std::uint64_t times = (token & 1) != 0 ? 1 + next() : 1;
+    if (gap == 0 || times > n - k || gap * times >= cursor) return false;
+    for (std::uint64_t r = 0; r < times; ++r, ++k) {
+      cursor -= static_cast<ValueId>(gap);
+      sources[n - 1 - k] = cursor;
+    }
   }
   return true;
 }
@@ -150,8 +157,9 @@ bool decode(Next&& next, ValueId& value, std::vector<ValueId>& sources) {
 }  // namespace flow_code
 
 // Compact: chains as flow_code codes them. Typically 1-3 bytes per source
-// instead of 4, 2 bytes per chain instead of 12, and ~2 bytes for a whole
-// chain that repeats the previous one's pattern one cell further on.
+// instead of 4, 2 bytes per chain instead of 12, ~2 bytes for a whole chain
+// that repeats the previous one's pattern one cell further on, and a few
+// bytes for an evenly spaced run of sources of any length.
 class VarintFlowStore {
  public:
   void append(ValueId v, std::span<const ValueId> sources) {
@@ -166,15 +174,23 @@ class VarintFlowStore {
     std::uint8_t* out = first;
     out = flow_code::put(out, delta);
     out = flow_code::put(out, 2 * std::uint64_t{sources.size()} + (repeat ? 1 : 0));
-    if (!repeat) {
+    if (!repeat && !sources.empty()) {
+      bool valid = sources.front() != kNoValue && sources.back() < v;
+      for (std::size_t k = 1; valid && k < sources.size(); ++k) valid = sources[k - 1] < sources[k];
+      if (!valid) {
+        bytes_.truncate(start);
+        throw std::invalid_argument("commanalyzer: sources must be sorted, unique and older than their value");
+      }
       ValueId cursor = v;
-      for (auto it = sources.rbegin(); it != sources.rend(); ++it) {
-        if (*it >= cursor || *it == kNoValue) {
-          bytes_.truncate(start);
-          throw std::invalid_argument("commanalyzer: a source must be older than its value");
-        }
-        out = flow_code::put(out, cursor - *it);
-        cursor = *it;
+      for (std::size_t k = sources.size(); k > 0;) {
+        const ValueId gap = cursor - sources[k - 1];
+        // How many more sources below go down by the same gap.
+        std::size_t more = 0;
+        while (k - more >= 2 && sources[k - 1 - more] - sources[k - 2 - more] == gap) ++more;
+        out = flow_code::put(out, 2 * std::uint64_t{gap} + (more != 0 ? 1 : 0));
+        if (more != 0) out = flow_code::put(out, more);
+        cursor = sources[k - 1 - more];
+        k -= 1 + more;
       }
     }
     bytes_.truncate(start + static_cast<std::size_t>(out - first));
