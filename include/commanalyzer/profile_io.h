@@ -5,8 +5,10 @@
 //   "CAPROFIL" u32 version u32 word_bytes
 //   u64 length + bytes: free-form metadata (program, arguments)
 //   u64 values;
-//     version 4: per value varint(2 * size + input), varint(vertex code)
-//                (profile_io_internal::VertexCode)
+//     version 4: records varint(2 * (2 * size + input) + more),
+//                varint(vertex code) (profile_io_internal::VertexCode),
+//                and if more = 1 varint(k): k more values alike (same
+//                size, input flag and vertex code)
 //     version 3: u16 size[values] u8 input[values] u32 vertex[values]
 //   u64 vertices; u64 home[] u32 weight[] u32 group[]
 //   u64 marks;    u32 mark[]
@@ -301,14 +303,29 @@ void write_profile(std::ostream& out, const Profile<CompactValueStore, Flows>& p
     std::vector<std::uint8_t> chunk(std::size_t{1} << 20);
     std::uint8_t* out = chunk.data();
     profile_io_internal::VertexCode vertex_code;
-    for (ValueId v = 1; v <= values.count(); ++v) {
-      if (out + 20 > chunk.data() + chunk.size()) {
+    std::uint64_t size_input = 0, code = 0, more = 0;  // the record being gathered
+    auto emit = [&] {
+      if (out + 40 > chunk.data() + chunk.size()) {
         w.bytes(chunk.data(), static_cast<std::size_t>(out - chunk.data()));
         out = chunk.data();
       }
-      out = flow_code::put(out, 2 * std::uint64_t{values.size_bytes(v)} + (values.is_input(v) ? 1 : 0));
-      out = flow_code::put(out, vertex_code.encode(values.vertex(v)));
+      out = flow_code::put(out, 2 * size_input + (more != 0 ? 1 : 0));
+      out = flow_code::put(out, code);
+      if (more != 0) out = flow_code::put(out, more);
+    };
+    for (ValueId v = 1; v <= values.count(); ++v) {
+      const std::uint64_t si = 2 * std::uint64_t{values.size_bytes(v)} + (values.is_input(v) ? 1 : 0);
+      const std::uint64_t vc = vertex_code.encode(values.vertex(v));
+      if (v > 1 && si == size_input && vc == code) {
+        ++more;
+        continue;
+      }
+      if (v > 1) emit();
+      size_input = si;
+      code = vc;
+      more = 0;
     }
+    if (values.count() > 0) emit();
     w.bytes(chunk.data(), static_cast<std::size_t>(out - chunk.data()));
   }
 
@@ -383,14 +400,18 @@ inline Profile<CompactValueStore, FlatFlowStore> read_profile(std::istream& in, 
     std::uint64_t unbounded = ~std::uint64_t{0};
     profile_io_internal::VertexCode vertex_code;
     std::uint64_t vertex_end = 0;  // 1 + the largest vertex named
-    for (std::uint64_t i = 0; i < value_count; ++i) {
-      const std::uint64_t size_input = r.varint(unbounded);
-      VertexId vertex;
-      if (size_input >> 1 > 0xffff || !vertex_code.decode(r.varint(unbounded), vertex)) {
-        throw ProfileError("corrupt profile: bad value");
+    for (std::uint64_t i = 0; i < value_count;) {
+      const std::uint64_t token = r.varint(unbounded);
+      const std::uint64_t size_input = token >> 1;
+      const std::uint64_t code = r.varint(unbounded);
+      const std::uint64_t times = 1 + ((token & 1) != 0 ? r.varint(unbounded) : 0);
+      if (size_input >> 1 > 0xffff || times > value_count - i) throw ProfileError("corrupt profile: bad value");
+      for (std::uint64_t k = 0; k < times; ++k, ++i) {
+        VertexId vertex;
+        if (!vertex_code.decode(code, vertex)) throw ProfileError("corrupt profile: bad value");
+        vertex_end = std::max<std::uint64_t>(vertex_end, std::uint64_t{vertex} + 1);
+        profile.values.create(static_cast<std::uint32_t>(size_input >> 1), (size_input & 1) != 0, vertex);
       }
-      vertex_end = std::max<std::uint64_t>(vertex_end, std::uint64_t{vertex} + 1);
-      profile.values.create(static_cast<std::uint32_t>(size_input >> 1), (size_input & 1) != 0, vertex);
     }
     vertex_count = r.get<std::uint64_t>();
     if (vertex_end > vertex_count) throw ProfileError("corrupt profile: value in a vertex that does not exist");
@@ -417,13 +438,14 @@ inline Profile<CompactValueStore, FlatFlowStore> read_profile(std::istream& in, 
     std::uint64_t budget = r.get<std::uint64_t>();  // bytes of the chains
     ValueId value = 0;
     auto next = [&] { return r.varint(budget); };
+    flow_code::Decoder decoder;
     for (std::uint64_t f = 0; f < flow_count; ++f) {
-      if (!flow_code::decode(next, value, sources)) throw ProfileError("corrupt profile: bad value flow");
+      if (!decoder.next_chain(next, value, sources)) throw ProfileError("corrupt profile: bad value flow");
       seen += sources.size();
       if (value > value_count || seen > source_total) throw ProfileError("corrupt profile: bad value flow");
       profile.flows.append(value, sources);
     }
-    if (budget != 0) throw ProfileError("corrupt profile: bad value flow");
+    if (budget != 0 || decoder.run_left() != 0) throw ProfileError("corrupt profile: bad value flow");
   } else {
     for (std::uint64_t f = 0; f < flow_count; ++f) {
       const auto v = r.get<ValueId>();
