@@ -176,7 +176,7 @@ class UnionDagSlicer {
   // only reused once no root names it.
   using RootScanner = bool (*)(void* context, UnionDagSlicer& slicer);
 
-  void enable_collection(RootScanner scanner, void* context, std::size_t min_nodes = std::size_t{1} << 20) {
+  void enable_collection(RootScanner scanner, void* context, std::size_t min_nodes = std::size_t{1} << 16) {
     scanner_ = scanner;
     scanner_context_ = context;
     min_nodes_ = std::max<std::size_t>(min_nodes, 1);
@@ -186,6 +186,7 @@ class UnionDagSlicer {
   // Roots for a collection in progress: every word in [begin, end) that
   // names a node keeps that node and everything below it.
   void mark_roots(const std::uint64_t* begin, const std::uint64_t* end) {
+    root_words_ += static_cast<std::size_t>(end - begin);
     for (const std::uint64_t* p = begin; p != end; ++p) mark_root(*p);
   }
   void mark_root(std::uint64_t word) {
@@ -270,6 +271,7 @@ class UnionDagSlicer {
   void collect(Label a, Label b) {
     in_use_.assign((nodes_.size() + 63) / 64, 0);
     marked_ = 0;
+    root_words_ = 0;
     mark_root(a);
     mark_root(b);
     if (!scanner_(scanner_context_, *this)) {
@@ -283,8 +285,9 @@ class UnionDagSlicer {
     if (const std::size_t tail = nodes_.size() & 63; tail != 0) in_use_.back() |= ~std::uint64_t{0} << tail;
     free_slots_ = nodes_.size() - marked_;
     alloc_cursor_ = 0;
-    // Grow when at least half the arena is live; else reuse it.
-    collect_at_ = std::max(min_nodes_, 2 * marked_);
+    // Grow when at least half the arena is live (else reuse it), and so that
+    // the nodes made until the next collection outnumber the words it scans.
+    collect_at_ = std::max({min_nodes_, 2 * marked_, marked_ + root_words_});
     std::fill(memo_.begin(), memo_.end(), MemoEntry{});
     newest_ = kNoLabel;
   }
@@ -421,6 +424,7 @@ class UnionDagSlicer {
   std::size_t collect_at_ = ~std::size_t{0};
   std::vector<std::uint64_t> in_use_;  // since the last collection: slots marked or reused
   std::size_t marked_ = 0;
+  std::size_t root_words_ = 0;
   std::size_t free_slots_ = 0;
   std::size_t alloc_cursor_ = 0;
   std::size_t collections_ = 0;
