@@ -91,7 +91,7 @@ TEST(ProfileIo, ReadsFormatVersion3) {
     put(&size, 2);
   }
   for (ValueId v = 1; v <= values.count(); ++v) bytes.push_back(values.is_input(v) ? 1 : 0);
-  put(values.vertices().data() + 1, 4 * values.count());
+  for (ValueId v = 1; v <= values.count(); ++v) put32(values.vertex(v));
   put64(original.vertex_count());
   put(original.vertex_home.data(), 8 * original.vertex_count());
   put(original.vertex_weight.data(), 4 * original.vertex_count());

@@ -61,5 +61,41 @@ TEST(CompactValueStore, PackedColumnsAreExact) {
   EXPECT_GT(most, 600u);
 }
 
+// The vertex column answers exactly whatever the vertices: runs of
+// neighbours (narrow blocks), jumps (blocks widened midway), kNoVertex.
+TEST(VertexColumn, MatchesAPlainArray) {
+  std::mt19937 rng(6);
+  VertexColumn column;
+  std::vector<VertexId> plain;
+  VertexId next = 0;
+  for (int i = 0; i < 200000; ++i) {
+    VertexId x;
+    switch (rng() % 20) {
+      case 0: x = rng(); break;                      // anywhere
+      case 1: x = kNoVertex; break;
+      case 2: x = next + 127 + rng() % 3; break;     // just past a byte
+      default: x = next - 3 + rng() % 7;             // a neighbour
+    }
+    next = x + 1;
+    column.push_back(x);
+    plain.push_back(x);
+    if (i % 1000 == 0) {
+      const std::size_t k = rng() % plain.size();
+      ASSERT_EQ(column[k], plain[k]) << k;
+    }
+  }
+  ASSERT_EQ(column.size(), plain.size());
+  for (std::size_t k = 0; k < plain.size(); ++k) ASSERT_EQ(column[k], plain[k]) << k;
+
+  // A sweep: each value in the vertex after the previous one's, a jump now
+  // and then (a residual's own vertex): ~1 byte per value, not 4.
+  VertexColumn sweep;
+  for (VertexId k = 0; k < (1u << 20); ++k) sweep.push_back(k % 5000 == 0 ? 7 * k + 100000000 : k % 300000);
+  for (VertexId k = 0; k < (1u << 20); k += 997) {
+    ASSERT_EQ(sweep[k], k % 5000 == 0 ? 7 * k + 100000000 : k % 300000) << k;
+  }
+  EXPECT_LT(sweep.memory_bytes(), 2 * sweep.size());
+}
+
 }  // namespace
 }  // namespace commanalyzer
