@@ -77,10 +77,16 @@ inline void sort_unique_small(std::vector<ValueId>& ids) {
   std::size_t kept = 0;  // a[0, kept) is sorted and unique
   for (std::size_t i = 0; i < n; ++i) {
     const ValueId x = a[i];
+    // Shift while comparing (a separate shift loop becomes a memmove call).
     std::size_t j = kept;
-    while (j > 0 && a[j - 1] > x) --j;
-    if (j > 0 && a[j - 1] == x) continue;  // a duplicate
-    for (std::size_t k = kept; k > j; --k) a[k] = a[k - 1];
+    while (j > 0 && a[j - 1] > x) {
+      a[j] = a[j - 1];
+      --j;
+    }
+    if (j > 0 && a[j - 1] == x) {  // a duplicate: close the gap again
+      for (; j < kept; ++j) a[j] = a[j + 1];
+      continue;
+    }
     a[j] = x;
     ++kept;
   }
