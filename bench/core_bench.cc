@@ -16,6 +16,7 @@
 
 #include "bench/bench_streams.h"
 #include "commanalyzer/analyzer.h"
+#include "commanalyzer/compressor.h"
 #include "commanalyzer/shadow_memory.h"
 #include "commanalyzer/slicer.h"
 #include "tests/event_streams.h"
@@ -142,6 +143,147 @@ BENCHMARK(BM_SlicerAccumulator<InternedSetSlicer>)
     ->Name("Slicer/InternedSet/accumulator/large")
     ->Arg(4096)
     ->Unit(benchmark::kMillisecond);
+
+// Heat2D's real label shape: each cell's 5-point label is flattened at its
+// store, and the residual `diff = max(diff, |unew - u|)` joins every cell's
+// label into one, flattened once per sweep (a branch decides on it). One
+// item = one cell. The residual's flatten is the large-set path (leaf
+// bitmap, read back in order).
+void BM_SlicerSweepResidual(benchmark::State& state) {
+  const auto n = static_cast<std::uint64_t>(state.range(0));
+  constexpr int kSweeps = 3;
+  auto id = [n](int sweep, std::uint64_t i, std::uint64_t j) {
+    return static_cast<ValueId>(static_cast<std::uint64_t>(sweep) * n * n + i * n + j + 1);
+  };
+  std::size_t residual_sources = 0;
+  for (auto _ : state) {
+    UnionDagSlicer slicer;
+    std::vector<ValueId> out;
+    for (int sweep = 0; sweep < kSweeps; ++sweep) {
+      Label diff = kNoLabel;
+      for (std::uint64_t i = 1; i + 1 < n; ++i) {
+        for (std::uint64_t j = 1; j + 1 < n; ++j) {
+          Label l = slicer.join(slicer.leaf(id(sweep, i - 1, j)), slicer.leaf(id(sweep, i + 1, j)));
+          l = slicer.join(l, slicer.leaf(id(sweep, i, j - 1)));
+          l = slicer.join(l, slicer.leaf(id(sweep, i, j + 1)));
+          l = slicer.join(l, slicer.leaf(id(sweep, i, j)));
+          slicer.flatten(l, out);
+          diff = slicer.join(diff, l);
+        }
+      }
+      slicer.flatten(diff, out);
+      residual_sources = out.size();
+    }
+    benchmark::DoNotOptimize(residual_sources);
+  }
+  const auto cells = static_cast<std::int64_t>((n - 2) * (n - 2) * kSweeps);
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * cells);
+  state.counters["residual_sources"] = static_cast<double>(residual_sources);
+}
+
+// Label-DAG collection as the runtime uses it: a dot-product accumulator
+// per output element (MatMul), with the live labels reported by a scanner.
+// One item = one join. The arena stays at its floor (min_nodes) instead of
+// growing by two nodes per multiply-add.
+struct BenchRoots {
+  Label held[2] = {kNoLabel, kNoLabel};
+  static bool scan(void* context, UnionDagSlicer& slicer) {
+    auto* self = static_cast<BenchRoots*>(context);
+    slicer.mark_roots(self->held, self->held + 2);
+    return true;
+  }
+};
+
+void BM_SlicerDotProducts(benchmark::State& state, bool collect) {
+  const auto n = static_cast<ValueId>(state.range(0));
+  std::size_t memory = 0, nodes = 0;
+  for (auto _ : state) {
+    UnionDagSlicer slicer;
+    BenchRoots roots;
+    if (collect) slicer.enable_collection(&BenchRoots::scan, &roots, std::size_t{1} << 16);
+    std::vector<ValueId> out;
+    for (ValueId i = 0; i < n; ++i) {
+      for (ValueId j = 0; j < n; ++j) {
+        roots.held[0] = kNoLabel;
+        for (ValueId k = 0; k < n; ++k) {
+          roots.held[1] = slicer.join(slicer.leaf(1 + i * n + k), slicer.leaf(1 + n * n + k * n + j));
+          roots.held[0] = slicer.join(roots.held[0], roots.held[1]);
+        }
+        slicer.flatten(roots.held[0], out);
+      }
+    }
+    memory = slicer.memory_bytes();
+    nodes = slicer.node_count();
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * 2 * n * n * n);
+  state.counters["node_slots"] = static_cast<double>(nodes);
+  state.counters["mem_MB"] = static_cast<double>(memory) / 1e6;
+}
+
+BENCHMARK(BM_SlicerSweepResidual)->Name("Slicer/UnionDag/sweep_residual/small")->Arg(66);
+BENCHMARK(BM_SlicerSweepResidual)
+    ->Name("Slicer/UnionDag/sweep_residual/large")
+    ->Arg(514)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_SlicerDotProducts, kept, false)->Name("Slicer/UnionDag/dot_products/small")->Arg(24);
+BENCHMARK_CAPTURE(BM_SlicerDotProducts, kept, false)
+    ->Name("Slicer/UnionDag/dot_products/large")
+    ->Arg(128)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_SlicerDotProducts, collected, true)
+    ->Name("Slicer/UnionDag/dot_products_collected/small")
+    ->Arg(24);
+BENCHMARK_CAPTURE(BM_SlicerDotProducts, collected, true)
+    ->Name("Slicer/UnionDag/dot_products_collected/large")
+    ->Arg(128)
+    ->Unit(benchmark::kMillisecond);
+
+// ------------------------------------------------------------- flow stores
+
+// Appending value-flow chains of two shapes: a 5-point stencil sweep (one
+// chain per cell) and MatMul's row-times-column (2n sources per chain).
+// One item = one chain; bytes_per_chain is the store's memory per chain.
+template <class F>
+void BM_FlowStore(benchmark::State& state, bool matmul) {
+  const auto n = static_cast<ValueId>(state.range(0));
+  std::vector<std::vector<ValueId>> chains;
+  for (ValueId i = 1; i + 1 < n; ++i) {
+    for (ValueId j = 1; j + 1 < n; ++j) {
+      if (matmul) {
+        std::vector<ValueId> s;
+        for (ValueId k = 0; k < n; ++k) s.push_back(1 + i * n + k);
+        for (ValueId k = 0; k < n; ++k) s.push_back(1 + n * n + k * n + j);
+        chains.push_back(std::move(s));
+      } else {
+        const ValueId c = 1 + i * n + j;
+        chains.push_back({c - n, c - 1, c, c + 1, c + n});
+      }
+    }
+  }
+  std::size_t bytes = 0;
+  for (auto _ : state) {
+    F flows;
+    ValueId v = 2 * n * n + 1;
+    for (const auto& s : chains) flows.append(++v, s);
+    bytes = flows.memory_bytes();
+    benchmark::DoNotOptimize(flows.source_count());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * chains.size()));
+  state.counters["bytes_per_chain"] = static_cast<double>(bytes) / static_cast<double>(chains.size());
+}
+
+void BM_FlatFlowStore(benchmark::State& state, bool matmul) { BM_FlowStore<FlatFlowStore>(state, matmul); }
+void BM_VarintFlowStore(benchmark::State& state, bool matmul) { BM_FlowStore<VarintFlowStore>(state, matmul); }
+
+BENCHMARK_CAPTURE(BM_FlatFlowStore, stencil, false)->Name("FlowStore/Flat/stencil5/small")->Arg(66);
+BENCHMARK_CAPTURE(BM_VarintFlowStore, stencil, false)->Name("FlowStore/Varint/stencil5/small")->Arg(66);
+BENCHMARK_CAPTURE(BM_FlatFlowStore, stencil, false)->Name("FlowStore/Flat/stencil5/large")->Arg(1026);
+BENCHMARK_CAPTURE(BM_VarintFlowStore, stencil, false)->Name("FlowStore/Varint/stencil5/large")->Arg(1026);
+BENCHMARK_CAPTURE(BM_FlatFlowStore, matmul, true)->Name("FlowStore/Flat/matmul/small")->Arg(32);
+BENCHMARK_CAPTURE(BM_VarintFlowStore, matmul, true)->Name("FlowStore/Varint/matmul/small")->Arg(32);
+BENCHMARK_CAPTURE(BM_FlatFlowStore, matmul, true)->Name("FlowStore/Flat/matmul/large")->Arg(160);
+BENCHMARK_CAPTURE(BM_VarintFlowStore, matmul, true)->Name("FlowStore/Varint/matmul/large")->Arg(160);
 
 // ---------------------------------------------------------------- analyzer
 

@@ -6,6 +6,9 @@
 // ./commanalyzer.profile). It never writes to stdout and leaves the exit
 // status alone: the instrumented program behaves as the original.
 // The program under analysis is sequential; the hooks are not thread-safe.
+#include <sys/resource.h>
+
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -28,7 +31,12 @@ __thread uint32_t __ca_ret_valid;
 
 namespace {
 
-using RuntimeAnalyzer = commanalyzer::Analyzer<>;
+// Flows varint-coded (2-3 bytes per source instead of 4, 2 per chain instead
+// of 12): the profile file holds the same code, so writing it is one copy.
+using RuntimeAnalyzer =
+    commanalyzer::Analyzer<commanalyzer::PagedShadowMemory<>, commanalyzer::UnionDagSlicer,
+                           commanalyzer::CoalesceExclusiveUpdates, commanalyzer::CompactValueStore,
+                           commanalyzer::VarintFlowStore>;
 RuntimeAnalyzer* g_analyzer = nullptr;
 
 void write_profile_at_exit() {
@@ -41,7 +49,9 @@ void write_profile_at_exit() {
   info.word_bytes = RuntimeAnalyzer::kWordBytes;
   info.metadata = "loads=" + std::to_string(s.loads) + " stores=" + std::to_string(s.stores) +
                   " replications=" + std::to_string(s.replications) + " creations=" + std::to_string(s.creations) +
-                  " inputs=" + std::to_string(s.inputs) + " uses=" + std::to_string(s.uses) + " analysis_memory_bytes=" + std::to_string(a.memory_bytes());
+                  " inputs=" + std::to_string(s.inputs) + " uses=" + std::to_string(s.uses) + " analysis_memory_bytes=" + std::to_string(a.memory_bytes()) +
+                  " label_nodes=" + std::to_string(a.slicer().node_count()) +
+                  " label_collections=" + std::to_string(a.slicer().collections());
   try {
     commanalyzer::save_profile(path, a.profile(), info);
   } catch (const std::exception& e) {
@@ -49,8 +59,65 @@ void write_profile_at_exit() {
   }
 }
 
+// ------------------------------------------------ reclaiming slice labels
+//
+// The label DAG would otherwise keep 16 bytes per computation for the whole
+// run. The pass keeps labels only in SSA values (registers and their stack
+// spill slots) and in the __ca_arg_labels / __ca_ret_label slots; never in
+// the heap or in globals. So every label still in use is in a callee-saved
+// register, on the stack between the hook and the bottom of the main
+// thread's stack, or in those slots: the roots of a collection
+// (UnionDagSlicer::enable_collection). The scan is conservative (any word
+// that looks like a live node's label keeps it), so stale stack words only
+// keep a few nodes longer. It runs only on the main thread's stack; called
+// anywhere else (a signal handler's alternate stack, a user-level context)
+// it reclaims nothing.
+// COMMANALYZER_LABEL_GC=0 turns it off; COMMANALYZER_LABEL_GC_NODES sets the
+// arena size below which nothing is collected (default 2^16 nodes, 1 MiB: a
+// small arena stays in cache; it grows to twice what is live, and so that a
+// collection's stack scan is paid for by as many new nodes).
+}  // namespace
+
+extern "C" void* __libc_stack_end;  // glibc: the initial stack pointer of the main thread
+
+namespace {
+std::uintptr_t g_stack_top = 0;     // highest address of the main stack that can hold frames
+std::uintptr_t g_stack_bottom = 0;  // lowest address it may grow to
+
+[[gnu::noinline]] bool scan_stack_from_here(commanalyzer::UnionDagSlicer& slicer) {
+  volatile std::uint64_t here = 0;  // below the frames (and spilled registers) of every caller
+  const auto from = reinterpret_cast<std::uintptr_t>(&here) & ~std::uintptr_t{7};
+  if (from < g_stack_bottom || from >= g_stack_top) return false;  // not on the main stack
+  slicer.mark_roots(reinterpret_cast<const std::uint64_t*>(from), reinterpret_cast<const std::uint64_t*>(g_stack_top));
+  return true;
+}
+
+[[gnu::noinline]] bool scan_label_roots(void*, commanalyzer::UnionDagSlicer& slicer) {
+  __builtin_unwind_init();  // every callee-saved register now sits in this frame
+  if (!scan_stack_from_here(slicer)) return false;
+  slicer.mark_roots(__ca_arg_labels, __ca_arg_labels + CA_MAX_ARG_LABELS);
+  slicer.mark_root(__ca_ret_label);
+  return true;
+}
+
+void enable_label_collection(RuntimeAnalyzer& a) {
+  const char* off = std::getenv("COMMANALYZER_LABEL_GC");
+  if (off != nullptr && std::string(off) == "0") return;
+  struct rlimit limit {};
+  std::uintptr_t depth = std::uintptr_t{1} << 30;  // an unlimited stack: assume at most 1 GiB
+  if (getrlimit(RLIMIT_STACK, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) depth = limit.rlim_cur;
+  g_stack_top = (reinterpret_cast<std::uintptr_t>(__libc_stack_end) + 7) & ~std::uintptr_t{7};
+  g_stack_bottom = g_stack_top > depth ? g_stack_top - depth : 0;
+  std::size_t min_nodes = std::size_t{1} << 16;
+  if (const char* n = std::getenv("COMMANALYZER_LABEL_GC_NODES"); n != nullptr && *n != '\0') {
+    min_nodes = std::strtoull(n, nullptr, 10);
+  }
+  a.slicer().enable_collection(scan_label_roots, nullptr, min_nodes);
+}
+
 [[gnu::noinline, gnu::cold]] RuntimeAnalyzer& start() {
   g_analyzer = new RuntimeAnalyzer();  // never freed: hooks may run during exit
+  enable_label_collection(*g_analyzer);
   std::atexit(write_profile_at_exit);
   return *g_analyzer;
 }

@@ -38,6 +38,108 @@ TEST(FlowStores, VarintRoundTripsRandomChains) {
   EXPECT_EQ(flat.source_count(), compact.source_count());
 }
 
+// Chains that repeat the previous chain's sources one cell further on (a
+// stencil sweep) cost a few bytes each; any break in the pattern (other
+// length, other shift, a row boundary) falls back to gaps, exactly.
+TEST(FlowStores, VarintRepeatsShiftedPatterns) {
+  std::mt19937 rng(9);
+  FlatFlowStore flat;
+  VarintFlowStore compact;
+  ValueId v = 100000;  // sources stay older than their values
+  std::vector<ValueId> sources = {100, 101, 1100, 2100, 2101};
+  for (int i = 0; i < 20000; ++i) {
+    const ValueId delta = rng() % 10 == 0 ? 1 + rng() % 3 : 1;
+    v += delta;
+    if (rng() % 7 == 0) {
+      sources.push_back(sources.back() + 1 + rng() % 5);  // another length
+    } else if (rng() % 11 == 0 && sources.size() > 1) {
+      sources.erase(sources.begin());
+    } else {
+      for (ValueId& s : sources) s += rng() % 13 == 0 ? delta + 1 : delta;  // mostly the same shift
+    }
+    std::sort(sources.begin(), sources.end());
+    sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
+    flat.append(v, sources);
+    compact.append(v, sources);
+  }
+  compact.append(v + 1, {});  // no sources after a repeat
+  flat.append(v + 1, {});
+  compact.append(v + 2, std::vector<ValueId>{1});
+  flat.append(v + 2, std::vector<ValueId>{1});
+  EXPECT_EQ(dump(flat), dump(compact));
+  EXPECT_EQ(flat.source_count(), compact.source_count());
+  EXPECT_THROW(compact.append(v + 2, std::vector<ValueId>{1}), std::invalid_argument);  // not newer
+  EXPECT_THROW(compact.append(v + 3, std::vector<ValueId>{v + 3}), std::invalid_argument);  // not older
+  EXPECT_EQ(dump(flat), dump(compact));  // a rejected chain leaves no trace
+}
+
+TEST(FlowStores, VarintCodesAStencilSweepInAFewBytesPerCell) {
+  VarintFlowStore compact;
+  constexpr ValueId n = 1000;
+  ValueId v = 10 * n * n;
+  for (ValueId i = 1; i + 1 < n; ++i) {
+    for (ValueId j = 1; j + 1 < n; ++j) {
+      const ValueId c = i * n + j;
+      compact.append(++v, std::vector<ValueId>{c - n, c - 1, c, c + 1, c + n});
+    }
+  }
+  // One record per row after its first cell: a few bytes per ~1000 cells.
+  EXPECT_LT(compact.code().size() * 50, compact.flow_count());
+  FlatFlowStore flat;
+  v = 10 * n * n;
+  for (ValueId i = 1; i + 1 < n; ++i) {
+    for (ValueId j = 1; j + 1 < n; ++j) {
+      const ValueId c = i * n + j;
+      flat.append(++v, std::vector<ValueId>{c - n, c - 1, c, c + 1, c + n});
+    }
+  }
+  EXPECT_EQ(dump(compact), dump(flat));
+}
+
+// Evenly spaced sources (a matrix row and column, a sweep's residual) are
+// coded as runs of one gap; runs of every length and at every position
+// round-trip exactly.
+TEST(FlowStores, VarintCodesRunsOfEqualGaps) {
+  VarintFlowStore matmul;
+  FlatFlowStore matmul_flat;
+  constexpr ValueId n = 64;
+  ValueId v = 3 * n * n;
+  for (ValueId i = 0; i < n; ++i) {
+    for (ValueId j = 0; j < n; ++j) {
+      std::vector<ValueId> sources;
+      for (ValueId k = 0; k < n; ++k) sources.push_back(1 + i * n + k);          // A row
+      for (ValueId k = 0; k < n; ++k) sources.push_back(1 + n * n + k * n + j);  // B column
+      matmul.append(++v, sources);
+      matmul_flat.append(v, sources);
+    }
+  }
+  EXPECT_EQ(dump(matmul), dump(matmul_flat));
+  EXPECT_LT(matmul.code().size(), 16 * matmul.flow_count());  // not ~1.5 bytes x 128 sources
+
+  std::mt19937 rng(21);
+  VarintFlowStore compact;
+  FlatFlowStore flat;
+  v = 1000000;
+  for (int i = 0; i < 3000; ++i) {
+    v += 1 + rng() % 3;
+    std::vector<ValueId> sources;
+    ValueId s = 1 + rng() % 10;
+    const std::size_t length = rng() % 40;
+    while (sources.size() < length && s < v) {
+      sources.push_back(s);
+      s += 1 + (rng() % 4 == 0 ? rng() % 3 : 0);  // mostly gap 1: runs of varied length
+    }
+    compact.append(v, sources);
+    flat.append(v, sources);
+  }
+  EXPECT_EQ(dump(compact), dump(flat));
+  EXPECT_EQ(compact.source_count(), flat.source_count());
+  EXPECT_THROW(compact.append(v + 1, std::vector<ValueId>{5, 5}), std::invalid_argument);
+  EXPECT_THROW(compact.append(v + 1, std::vector<ValueId>{6, 5}), std::invalid_argument);
+  EXPECT_THROW(compact.append(v + 1, std::vector<ValueId>{0, 5}), std::invalid_argument);
+  EXPECT_EQ(dump(compact), dump(flat));
+}
+
 TEST(FlowStores, VarintIsSmallerOnAStencil) {
   Analyzer<> flat_run;
   Analyzer<PagedShadowMemory<>, UnionDagSlicer, CoalesceExclusiveUpdates, CompactValueStore, VarintFlowStore> compact_run;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <random>
 #include <vector>
 
@@ -57,6 +59,204 @@ TEST(UnionDagSlicer, MemoReturnsTheSameNodeForTheSamePair) {
   const Label a = s.join(s.leaf(1), s.leaf(2));
   EXPECT_EQ(s.join(s.leaf(2), s.leaf(1)), a);
   EXPECT_EQ(s.node_count(), 1u);
+}
+
+// Large labels (beyond the small walk) come out sorted and unique whether
+// their ids are dense (bitmap scan), sparse and many (radix sort) or sparse
+// and few (comparison sort); repeated flattens see no stale bitmap bits.
+TEST(UnionDagSlicer, LargeFlattenEqualsSortUniqueOnRandomDags) {
+  std::mt19937 rng(11);
+  for (const ValueId range : {ValueId{3000}, ValueId{50000}, ValueId{1} << 24}) {
+    UnionDagSlicer dag;
+    std::vector<Label> regs;
+    std::vector<std::vector<ValueId>> members;  // the reference: every register's leaves, sorted
+    std::array<std::size_t, 4> acc{};           // registers that keep growing (accumulators)
+    auto push = [&](Label l, std::vector<ValueId> m) {
+      regs.push_back(l);
+      members.push_back(std::move(m));
+      return regs.size() - 1;
+    };
+    for (auto& a : acc) {
+      const ValueId v = 1 + rng() % range;
+      a = push(dag.leaf(v), {v});
+    }
+    for (int i = 0; i < 6000; ++i) {
+      std::size_t other;
+      if (rng() % 2 == 0) {
+        const ValueId v = 1 + rng() % range;
+        other = push(dag.leaf(v), {v});
+      } else {
+        other = rng() % regs.size();
+      }
+      std::size_t& a = acc[rng() % acc.size()];
+      std::vector<ValueId> m = members[a];
+      m.insert(m.end(), members[other].begin(), members[other].end());
+      std::sort(m.begin(), m.end());
+      m.erase(std::unique(m.begin(), m.end()), m.end());
+      a = push(dag.join(regs[a], regs[other]), std::move(m));
+      if (rng() % 500 == 0) a = other;  // restart an accumulator
+      if (i % 7 == 0) {
+        const std::size_t k = rng() % 2 == 0 ? acc[rng() % acc.size()] : rng() % regs.size();
+        ASSERT_EQ(flat(dag, regs[k]), members[k]) << "range " << range << " step " << i;
+      }
+    }
+    std::size_t largest = 0;
+    for (const auto& m : members) largest = std::max(largest, m.size());
+    EXPECT_GT(largest, 1024u) << "range " << range;  // the radix / scan paths ran
+  }
+}
+
+TEST(UnionDagSlicer, DenseSweepResidualIsExact) {
+  // diff = max(diff, |f(u[i-1], u[i], u[i+1])|) over a sweep: one label
+  // naming every cell, flattened once per sweep.
+  UnionDagSlicer s;
+  for (int sweep = 0; sweep < 3; ++sweep) {
+    const ValueId base = 1 + static_cast<ValueId>(sweep) * 200000;
+    Label diff = kNoLabel;
+    for (ValueId i = 1; i + 1 < 100000; ++i) {
+      const Label cell = s.join(s.join(s.leaf(base + i - 1), s.leaf(base + i)), s.leaf(base + i + 1));
+      diff = s.join(diff, cell);
+    }
+    const auto sources = flat(s, diff);
+    ASSERT_EQ(sources.size(), 100000u);
+    for (ValueId k = 0; k < 100000; ++k) ASSERT_EQ(sources[k], base + k);
+  }
+}
+
+TEST(SortUniqueSmall, MatchesSortUnique) {
+  std::mt19937 rng(12);
+  for (int trial = 0; trial < 20000; ++trial) {
+    std::vector<ValueId> ids(rng() % 40);
+    const ValueId range = 1 + rng() % 60;
+    for (ValueId& x : ids) x = rng() % range;
+    std::vector<ValueId> expected = ids;
+    std::sort(expected.begin(), expected.end());
+    expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
+    slicer_internal::sort_unique_small(ids);
+    ASSERT_EQ(ids, expected) << trial;
+  }
+}
+
+TEST(SortUniqueIds, MatchesStdSort) {
+  std::mt19937 rng(3);
+  std::vector<ValueId> scratch;
+  for (const std::size_t n : {std::size_t{10}, std::size_t{1500}, std::size_t{70000}}) {
+    for (const ValueId span : {ValueId{100000}, ValueId{1} << 30, ~ValueId{0} - 10}) {
+      std::vector<ValueId> ids;
+      while (ids.size() < n) ids.push_back(5 + rng() % span);
+      std::sort(ids.begin(), ids.end());
+      ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+      const std::vector<ValueId> expected = ids;
+      std::shuffle(ids.begin(), ids.end(), rng);
+      const ValueId lo = expected.front(), hi = expected.back();
+      slicer_internal::sort_unique_ids(ids, lo, hi, scratch);
+      ASSERT_EQ(ids, expected) << n << " " << span;
+    }
+  }
+}
+
+// Collection: labels the scanner reports keep their sets, exactly; the
+// arena stays bounded by what is live, not by what was ever made.
+struct HeldLabels {
+  std::vector<Label> regs;
+  bool visible = true;
+  static bool scan(void* context, UnionDagSlicer& slicer) {
+    auto* self = static_cast<HeldLabels*>(context);
+    if (!self->visible) return false;
+    slicer.mark_roots(self->regs.data(), self->regs.data() + self->regs.size());
+    return true;
+  }
+};
+
+TEST(UnionDagSlicer, CollectionKeepsEveryHeldLabelExact) {
+  std::mt19937 rng(5);
+  UnionDagSlicer dag;
+  InternedSetSlicer sets;
+  HeldLabels held;
+  std::vector<Label> regs_set;
+  dag.enable_collection(&HeldLabels::scan, &held, /*min_nodes=*/64);
+  constexpr std::size_t kRegisters = 40;
+  for (int i = 0; i < 200000; ++i) {
+    const std::size_t target = rng() % kRegisters;
+    Label d, e;
+    const int op = static_cast<int>(rng() % 4);
+    if (op == 0 || held.regs.size() < 2) {
+      const ValueId v = 1 + rng() % 500;
+      d = dag.leaf(v);
+      e = sets.leaf(v);
+    } else {
+      const std::size_t a = rng() % held.regs.size(), b = rng() % held.regs.size();
+      d = dag.join(held.regs[a], held.regs[b]);
+      e = sets.join(regs_set[a], regs_set[b]);
+      if (op == 3) {  // a computed copy: the label with its computed bit (as held by a program)
+        d |= kComputedBit;
+      }
+    }
+    if (held.regs.size() < kRegisters) {
+      held.regs.push_back(d);
+      regs_set.push_back(e);
+    } else {
+      held.regs[target] = d;  // the old label becomes garbage
+      regs_set[target] = e;
+    }
+    if (i % 50 == 0) {
+      const std::size_t k = rng() % held.regs.size();
+      std::vector<ValueId> x, y;
+      dag.flatten(held.regs[k], x);
+      sets.flatten(regs_set[k], y);
+      ASSERT_EQ(x, y) << "step " << i;
+      ASSERT_EQ(dag.leaf_value(held.regs[k]), sets.leaf_value(regs_set[k]));
+    }
+  }
+  EXPECT_GT(dag.collections(), 10u);
+  EXPECT_LT(dag.node_count(), 100000u);  // of ~150000 made
+  for (std::size_t k = 0; k < held.regs.size(); ++k) {
+    std::vector<ValueId> x, y;
+    dag.flatten(held.regs[k], x);
+    sets.flatten(regs_set[k], y);
+    ASSERT_EQ(x, y) << "register " << k;
+  }
+}
+
+TEST(UnionDagSlicer, AccumulatorSurvivesCollections) {
+  // s = s (+) (a[k] (+) b[k]): the chain stays reachable from s only.
+  UnionDagSlicer dag;
+  HeldLabels held;
+  held.regs.assign(1, kNoLabel);
+  dag.enable_collection(&HeldLabels::scan, &held, /*min_nodes=*/1000);
+  for (int row = 0; row < 50; ++row) {
+    held.regs[0] = kNoLabel;
+    const ValueId base = 1 + static_cast<ValueId>(row) * 10000;
+    for (ValueId k = 0; k < 3000; ++k) {
+      const Label product = dag.join(dag.leaf(base + 2 * k), dag.leaf(base + 2 * k + 1));
+      held.regs[0] = dag.join(held.regs[0], product);
+    }
+    std::vector<ValueId> out;
+    dag.flatten(held.regs[0], out);
+    ASSERT_EQ(out.size(), 6000u);
+    for (ValueId k = 0; k < 6000; ++k) ASSERT_EQ(out[k], base + k);
+  }
+  EXPECT_GT(dag.collections(), 10u);
+  EXPECT_LE(dag.node_count(), 20000u);  // ~6000 live at the peak, not 300000 made
+}
+
+TEST(UnionDagSlicer, NoCollectionWhenRootsAreUnknown) {
+  UnionDagSlicer dag;
+  HeldLabels held;
+  held.visible = false;
+  dag.enable_collection(&HeldLabels::scan, &held, /*min_nodes=*/16);
+  std::vector<Label> unreported;
+  Label acc = kNoLabel;
+  for (ValueId v = 1; v <= 5000; ++v) {
+    acc = dag.join(acc, dag.leaf(v));
+    if (v % 100 == 0) unreported.push_back(acc);
+  }
+  EXPECT_EQ(dag.collections(), 0u);
+  for (std::size_t k = 0; k < unreported.size(); ++k) {
+    std::vector<ValueId> out;
+    dag.flatten(unreported[k], out);
+    ASSERT_EQ(out.size(), 100 * (k + 1));
+  }
 }
 
 TEST(Slicers, DagAndInternedSetsAgreeOnRandomPrograms) {

@@ -19,8 +19,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <algorithm>
+#include <concepts>
 #include <iterator>
 #include <map>
+#include <utility>
 #include <vector>
 
 #include "commanalyzer/compressor.h"
@@ -64,6 +67,16 @@ class Analyzer {
   Label load(Address addr, std::uint32_t size) {
     ++stats_.loads;
     const auto [first, last] = words_of<kWordBytes>(addr, size);
+    if constexpr (kShadowRuns) {
+      // The common case in one page lookup: every word holds the same value.
+      std::uint64_t in_page;
+      if (const ValueId* p = std::as_const(shadow_).run(first, in_page); p != nullptr && last - first < in_page) {
+        const ValueId v = p[0];
+        bool uniform = v != kNoValue;
+        for (std::uint64_t k = 1; k <= last - first; ++k) uniform &= p[k] == v;
+        if (uniform) return slicer_.leaf(v);
+      }
+    }
     const ValueId head = shadow_.get(first);
     if (first == last) {
       return slicer_.leaf(head != kNoValue ? head : make_input(addr, size, first, last));
@@ -104,7 +117,7 @@ class Analyzer {
     const auto [first, last] = words_of<kWordBytes>(addr, size);
     if (const ValueId copy = slicer_.leaf_value(label); copy != kNoValue) {
       ++stats_.replications;
-      for (std::uint64_t w = first; w <= last; ++w) assign_word(w, copy);
+      assign_words(first, last, copy);
       return;
     }
     ++stats_.creations;
@@ -121,7 +134,7 @@ class Analyzer {
         homed_here && coalescing_.coalesce(previous, sources_) ? profile_.values.vertex(previous) : kNoVertex;
     const ValueId v = new_value(addr, size, /*input=*/false, vertex);
     if (counting_ && !sources_.empty()) profile_.flows.append(v, sources_);
-    for (std::uint64_t w = first; w <= last; ++w) assign_word(w, v);
+    assign_words(first, last, v);
   }
 
   // A branch or switch at static `site` decided by data `label`. Every SPMD
@@ -144,13 +157,37 @@ class Analyzer {
   // element size, so the first typed load there creates the input.
   void copy(Address dst, Address src, std::uint64_t size) {
     if (size == 0) return;
-    // Snapshot first: the ranges may overlap (memmove).
-    copy_buffer_.clear();
-    for (std::uint64_t off = 0; off < size; off += kWordBytes) {
-      copy_buffer_.push_back(shadow_.get((src + off) / kWordBytes));
-    }
-    for (std::size_t i = 0; i < copy_buffer_.size(); ++i) {
-      assign_word((dst + i * kWordBytes) / kWordBytes, copy_buffer_[i]);
+    // Snapshot first: the ranges may overlap (memmove). The words of
+    // src + k * kWordBytes (and of dst) are consecutive.
+    const std::uint64_t words = (size + kWordBytes - 1) / kWordBytes;
+    copy_buffer_.resize(words);
+    const std::uint64_t from = src / kWordBytes, to = dst / kWordBytes;
+    if constexpr (kShadowRuns) {
+      for (std::uint64_t k = 0; k < words;) {
+        std::uint64_t in_page;
+        const ValueId* p = std::as_const(shadow_).run(from + k, in_page);
+        const std::uint64_t n = std::min(in_page, words - k);
+        if (p != nullptr) {
+          std::copy(p, p + n, copy_buffer_.begin() + static_cast<std::ptrdiff_t>(k));
+        } else {
+          std::fill_n(copy_buffer_.begin() + static_cast<std::ptrdiff_t>(k), n, kNoValue);
+        }
+        k += n;
+      }
+      for (std::uint64_t k = 0; k < words;) {
+        std::uint64_t in_page;
+        ValueId* p = shadow_.run(to + k, in_page);
+        const std::uint64_t n = std::min(in_page, words - k);
+        if (p == nullptr) {  // a page never written: the slow path makes it if needed
+          for (std::uint64_t i = k; i < k + n; ++i) assign_word(to + i, copy_buffer_[i]);
+        } else {
+          for (std::uint64_t i = 0; i < n; ++i) assign_slot(p[i], copy_buffer_[k + i]);
+        }
+        k += n;
+      }
+    } else {
+      for (std::uint64_t k = 0; k < words; ++k) copy_buffer_[k] = shadow_.get(from + k);
+      for (std::uint64_t k = 0; k < words; ++k) assign_word(to + k, copy_buffer_[k]);
     }
   }
 
@@ -217,6 +254,7 @@ class Analyzer {
   ProfileType take_profile() { return std::move(profile_); }
   const AnalyzerStats& stats() const { return stats_; }
   const SlicerT& slicer() const { return slicer_; }
+  SlicerT& slicer() { return slicer_; }  // e.g. UnionDagSlicer::enable_collection
   ValueId value_at(Address addr) const { return shadow_.get(addr / kWordBytes); }
   bool counting() const { return counting_; }
 
@@ -246,6 +284,32 @@ class Analyzer {
     if (old != kNoValue) profile_.values.drop_copy(old);
     if (v != kNoValue) profile_.values.add_copy(v);
   }
+
+  // assign_word on a slot of a shadow run.
+  void assign_slot(ValueId& slot, ValueId v) {
+    const ValueId old = slot;
+    slot = v;
+    if (old != kNoValue) profile_.values.drop_copy(old);
+    if (v != kNoValue) profile_.values.add_copy(v);
+  }
+
+  // assign_word for words first..last, in order.
+  void assign_words(std::uint64_t first, std::uint64_t last, ValueId v) {
+    if constexpr (kShadowRuns) {
+      std::uint64_t in_page;
+      if (ValueId* p = shadow_.run(first, in_page); p != nullptr && last - first < in_page) {
+        for (std::uint64_t k = 0; k <= last - first; ++k) assign_slot(p[k], v);
+        return;
+      }
+    }
+    for (std::uint64_t w = first; w <= last; ++w) assign_word(w, v);
+  }
+
+  // Does the shadow memory offer direct runs (PagedShadowMemory::run)?
+  static constexpr bool kShadowRuns = requires(Shadow& s, const Shadow& cs, std::uint64_t w, std::uint64_t& n) {
+    { s.run(w, n) } -> std::same_as<ValueId*>;
+    { cs.run(w, n) } -> std::same_as<const ValueId*>;
+  };
 
   Shadow shadow_;
   SlicerT slicer_;

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "commanalyzer/big_array.h"
 #include "commanalyzer/compressor.h"
 #include "commanalyzer/types.h"
 #include "commanalyzer/value_store.h"
@@ -24,12 +25,12 @@ struct Profile {
 
   // Per vertex: the first location one of its instances occupied, and how
   // many instances it has.
-  std::vector<Address> vertex_home;
-  std::vector<std::uint32_t> vertex_weight;
+  BigArray<Address> vertex_home;
+  BigArray<std::uint32_t> vertex_weight;
   // The heap allocation (array) the home location belonged to when the
   // vertex was created: 1, 2, ... in allocation order; 0 = not a tracked
   // allocation (globals, stack, small blocks).
-  std::vector<std::uint32_t> vertex_group;
+  BigArray<std::uint32_t> vertex_group;
 
   // Iteration marks inside the region: the first ValueId of each new
   // iteration. Phase of a value = number of marks <= its id.

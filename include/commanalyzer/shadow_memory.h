@@ -75,6 +75,22 @@ class PagedShadowMemory {
     return directory_.size() * (sizeof(Page) + 2 * sizeof(std::uint64_t));
   }
 
+  // Direct access to a run of words (optional part of the interface, used
+  // by the Analyzer's multi-word fast paths): the slot of `word`, and in
+  // `in_page` how many words from it on share its page (all of them are
+  // valid slots). nullptr if that page was never written: all its words
+  // hold kNoValue.
+  const ValueId* run(std::uint64_t word, std::uint64_t& in_page) const {
+    in_page = kPageWords - (word & (kPageWords - 1));
+    const Page* page = find_page(word >> PageBits);
+    return page ? page->data() + (word & (kPageWords - 1)) : nullptr;
+  }
+  ValueId* run(std::uint64_t word, std::uint64_t& in_page) {
+    in_page = kPageWords - (word & (kPageWords - 1));
+    Page* page = find_page(word >> PageBits);
+    return page ? page->data() + (word & (kPageWords - 1)) : nullptr;
+  }
+
  private:
   using Page = std::array<ValueId, kPageWords>;
 

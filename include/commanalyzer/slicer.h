@@ -9,8 +9,9 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <iterator>
 #include <concepts>
+#include <iterator>
+#include <span>
 #include <cstddef>
 #include <stdexcept>
 #include <utility>
@@ -18,6 +19,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/hash/hash.h"
+#include "commanalyzer/big_array.h"
 #include "commanalyzer/types.h"
 
 namespace commanalyzer {
@@ -60,6 +62,66 @@ inline constexpr Label trivial_join(Label& a, Label& b) {
   if (b == kNoLabel) return a | kComputedBit;
   return kNoLabel;
 }
+
+// Sorts and deduplicates the few leaves of a small walk (a stencil's five):
+// insertion sort in place; std::sort's insertion step calls memmove per
+// element, which costs more than the whole sort of five ids.
+inline void sort_unique_small(std::vector<ValueId>& ids) {
+  if (ids.size() > 32) {
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    return;
+  }
+  ValueId* const a = ids.data();
+  const std::size_t n = ids.size();
+  std::size_t kept = 0;  // a[0, kept) is sorted and unique
+  for (std::size_t i = 0; i < n; ++i) {
+    const ValueId x = a[i];
+    // Shift while comparing (a separate shift loop becomes a memmove call).
+    std::size_t j = kept;
+    while (j > 0 && a[j - 1] > x) {
+      a[j] = a[j - 1];
+      --j;
+    }
+    if (j > 0 && a[j - 1] == x) {  // a duplicate: close the gap again
+      for (; j < kept; ++j) a[j] = a[j + 1];
+      continue;
+    }
+    a[j] = x;
+    ++kept;
+  }
+  ids.resize(kept);
+}
+
+// Sorts distinct ids, all in [lo, hi], ascending: std::sort for short
+// lists, else an LSD radix sort on (id - lo), 11 bits per pass, as many
+// passes as the range needs (one or two for the sets of a sweep).
+inline void sort_unique_ids(std::vector<ValueId>& ids, ValueId lo, ValueId hi, std::vector<ValueId>& scratch) {
+  constexpr unsigned kBits = 11;
+  constexpr std::size_t kBuckets = std::size_t{1} << kBits;
+  if (ids.size() < 1024) {
+    std::sort(ids.begin(), ids.end());
+    return;
+  }
+  const unsigned width = static_cast<unsigned>(std::bit_width(static_cast<std::uint32_t>(hi - lo)));
+  scratch.resize(ids.size());
+  ValueId* from = ids.data();
+  ValueId* to = scratch.data();
+  const std::size_t n = ids.size();
+  for (unsigned shift = 0; shift < width; shift += kBits) {
+    std::array<std::size_t, kBuckets> count{};
+    for (std::size_t i = 0; i < n; ++i) ++count[((from[i] - lo) >> shift) & (kBuckets - 1)];
+    std::size_t sum = 0;
+    for (std::size_t& c : count) {
+      const std::size_t here = c;
+      c = sum;
+      sum += here;
+    }
+    for (std::size_t i = 0; i < n; ++i) to[count[((from[i] - lo) >> shift) & (kBuckets - 1)]++] = from[i];
+    std::swap(from, to);
+  }
+  if (from != ids.data()) std::copy(from, from + n, ids.data());
+}
 }  // namespace slicer_internal
 
 // Default: labels form a DAG of binary union nodes, created in O(1) per
@@ -97,14 +159,51 @@ class UnionDagSlicer {
     // A memo entry is written only when a node is made, and names operands
     // older than that node: the newest node is in no entry yet, so a chain
     // s = s (+) x (b newest, as the larger label) skips the probe.
-    const bool b_is_newest = !nodes_.empty() && b == (kNodeBit | static_cast<Label>(nodes_.size() - 1));
+    const bool b_is_newest = b == newest_;
     if (!b_is_newest && slot.a == a && slot.b == b) return slot.node;
-    if (nodes_.size() >= kPayloadMask) throw std::length_error("commanalyzer: label DAG full");
-    const Label node = kNodeBit | kComputedBit | static_cast<Label>(nodes_.size());
-    nodes_.push_back({a, b});
+    const Label node = new_node(a, b);
     slot = {a, b, node};
     return node;
   }
+
+  // ------------------------------------------------- reclaiming nodes
+  //
+  // Nodes are never freed by default: the slicer cannot know which labels
+  // its user still holds. A user that can enumerate every place a label may
+  // be (the runtime: labels live only in registers, on the stack and in a
+  // few thread-local slots) installs a root scanner. Once the DAG holds
+  // `min_nodes` nodes and no slot is free, the next new node first runs a
+  // collection: the scanner reports every word that may be a label through
+  // mark_roots() (conservatively: any word whose bits name a node keeps it),
+  // everything reachable from those is kept, and the slots of the other
+  // nodes are reused. A collection also forgets the memo. A scanner that
+  // cannot see all roots (e.g. called on a foreign stack) returns false and
+  // nothing is reclaimed. Flattened sets never change: a label's node is
+  // only reused once no root names it.
+  using RootScanner = bool (*)(void* context, UnionDagSlicer& slicer);
+
+  void enable_collection(RootScanner scanner, void* context, std::size_t min_nodes = std::size_t{1} << 16) {
+    scanner_ = scanner;
+    scanner_context_ = context;
+    min_nodes_ = std::max<std::size_t>(min_nodes, 1);
+    collect_at_ = std::max(min_nodes_, nodes_.size());
+  }
+
+  // Roots for a collection in progress: every word in [begin, end) that
+  // names a node keeps that node and everything below it.
+  void mark_roots(const std::uint64_t* begin, const std::uint64_t* end) {
+    root_words_ += static_cast<std::size_t>(end - begin);
+    for (const std::uint64_t* p = begin; p != end; ++p) mark_root(*p);
+  }
+  void mark_root(std::uint64_t word) {
+    const Label label = word & ~kComputedBit;
+    if ((label & kNodeBit) == 0 || (label & kPayloadMask) >= nodes_.size()) return;
+    mark_from(static_cast<std::size_t>(label & kPayloadMask));
+  }
+
+  std::size_t collections() const { return collections_; }
+  // Nodes in use (all of them when nothing was ever collected).
+  std::size_t live_node_count() const { return nodes_.size() - free_slots_; }
 
   void flatten(Label root, std::vector<ValueId>& out) {
     out.clear();
@@ -124,9 +223,10 @@ class UnionDagSlicer {
     stack[top++] = root;
     for (std::size_t steps = 0; top != 0; ++steps) {
       if (steps == kSmallWalk) {
-        out.clear();
-        flatten_marked(root, out);
-        break;
+        // Too big: go on with visit marks from where the walk stands (the
+        // nodes it already expanded may be expanded once more, no more).
+        flatten_marked(std::span<const Label>(stack.data(), top), out);
+        return;
       }
       const Label label = stack[--top];
       if ((label & kNodeBit) == 0) {
@@ -137,36 +237,137 @@ class UnionDagSlicer {
       stack[top++] = node.b;
       stack[top++] = node.a;
     }
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
+    slicer_internal::sort_unique_small(out);
   }
 
+  // Node slots (live or reusable).
   std::size_t node_count() const { return nodes_.size(); }
 
   std::size_t memory_bytes() const {
     return nodes_.capacity() * sizeof(Node) + visit_stamp_.capacity() * sizeof(std::uint32_t) +
-           memo_.size() * sizeof(MemoEntry);
+           memo_.size() * sizeof(MemoEntry) + seen_.capacity() * sizeof(std::uint64_t) +
+           in_use_.capacity() * sizeof(std::uint64_t) + seen_words_.capacity() * sizeof(std::uint64_t);
   }
 
  private:
+  Label new_node(Label a, Label b) {
+    if (free_slots_ == 0 && nodes_.size() >= collect_at_) collect(a, b);
+    std::size_t index;
+    if (free_slots_ != 0) {
+      // The next slot not in use, from the cursor up (lazy sweep).
+      std::size_t word = alloc_cursor_ >> 6;
+      std::uint64_t open = ~in_use_[word] & (~std::uint64_t{0} << (alloc_cursor_ & 63));
+      while (open == 0) open = ~in_use_[++word];
+      index = (word << 6) | static_cast<std::size_t>(std::countr_zero(open));
+      in_use_[word] |= std::uint64_t{1} << (index & 63);
+      alloc_cursor_ = index + 1;
+      --free_slots_;
+      nodes_[index] = {a, b};
+    } else {
+      if (nodes_.size() >= kPayloadMask) throw std::length_error("commanalyzer: label DAG full");
+      index = nodes_.size();
+      nodes_.push_back({a, b});
+    }
+    newest_ = kNodeBit | static_cast<Label>(index);
+    return newest_ | kComputedBit;
+  }
+
+  // Mark (from the scanner's roots and the operands of the join under way),
+  // then let new_node reuse every unmarked slot.
+  void collect(Label a, Label b) {
+    in_use_.assign((nodes_.size() + 63) / 64, 0);
+    marked_ = 0;
+    root_words_ = 0;
+    mark_root(a);
+    mark_root(b);
+    if (!scanner_(scanner_context_, *this)) {
+      // Roots unknown: keep everything, try again after some growth.
+      in_use_.clear();
+      collect_at_ = nodes_.size() + std::max(min_nodes_, nodes_.size() / 2);
+      return;
+    }
+    ++collections_;
+    // Slots past the end of the arena in the last bitmap word are not slots.
+    if (const std::size_t tail = nodes_.size() & 63; tail != 0) in_use_.back() |= ~std::uint64_t{0} << tail;
+    free_slots_ = nodes_.size() - marked_;
+    alloc_cursor_ = 0;
+    // Grow when at least half the arena is live (else reuse it), and so that
+    // the nodes made until the next collection outnumber the words it scans.
+    collect_at_ = std::max({min_nodes_, 2 * marked_, marked_ + root_words_});
+    std::fill(memo_.begin(), memo_.end(), MemoEntry{});
+    newest_ = kNoLabel;
+  }
+
+  void mark_from(std::size_t index) {
+    auto mark = [this](std::size_t i) {
+      std::uint64_t& word = in_use_[i >> 6];
+      const std::uint64_t bit = std::uint64_t{1} << (i & 63);
+      if ((word & bit) != 0) return false;
+      word |= bit;
+      ++marked_;
+      return true;
+    };
+    if (!mark(index)) return;
+    stack_.clear();
+    stack_.push_back(index);
+    while (!stack_.empty()) {
+      const Node& node = nodes_[stack_.back()];
+      stack_.pop_back();
+      for (const Label operand : {node.a, node.b}) {
+        if ((operand & kNodeBit) != 0 && mark(operand & kPayloadMask)) stack_.push_back(operand & kPayloadMask);
+      }
+    }
+  }
+
   static constexpr std::size_t kSmallWalk = 128;
+  // Read the leaf bitmap back when its summary has at most this many words
+  // per unique leaf (else radix-sort the leaves).
+  static constexpr std::size_t kScanWordsPerLeaf = 4;
 
   // Iterative DFS; a per-call stamp visits each shared node once, so the
   // cost is linear in the DAG below the root, never exponential. The stamps
   // are sized lazily: only labels too big for the small walk need them.
-  void flatten_marked(Label root, std::vector<ValueId>& out) {
+  // Leaves are deduplicated on the fly with a bitmap over value ids; the
+  // unique leaves then come out in order either by scanning the bitmap
+  // (when they are dense in their id range, as the residual of a stencil
+  // sweep is) or by a radix sort, never by a comparison sort of a set that
+  // can hold millions of ids.
+  // Sets v's bit in the leaf bitmap; false if it was set already.
+  [[gnu::always_inline]] bool add_leaf(ValueId v, ValueId& lo, ValueId& hi) {
+    const std::size_t word = v >> 6;
+    if (word >= seen_.size()) [[unlikely]] {
+      seen_.resize(std::max<std::size_t>(word + 1, 2 * seen_.size()), 0);
+      seen_words_.resize((seen_.size() + 63) / 64, 0);
+    }
+    const std::uint64_t bit = std::uint64_t{1} << (v & 63);
+    if ((seen_[word] & bit) != 0) return false;
+    seen_[word] |= bit;
+    seen_words_[word >> 6] |= std::uint64_t{1} << (word & 63);
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+    return true;
+  }
+
+  // `out` holds leaves found so far (maybe repeated); `pending` the labels
+  // still to expand.
+  void flatten_marked(std::span<const Label> pending, std::vector<ValueId>& out) {
     if (visit_stamp_.size() < nodes_.size()) visit_stamp_.resize(nodes_.size(), 0);
     if (++stamp_ == 0) {
       std::fill(visit_stamp_.begin(), visit_stamp_.end(), 0);
       stamp_ = 1;
     }
-    stack_.clear();
-    stack_.push_back(root);
+    ValueId lo = ~ValueId{0}, hi = 0;
+    std::size_t kept = 0;
+    for (const ValueId v : out) {
+      if (add_leaf(v, lo, hi)) out[kept++] = v;
+    }
+    out.resize(kept);
+    stack_.assign(pending.begin(), pending.end());
     while (!stack_.empty()) {
       const Label label = stack_.back();
       stack_.pop_back();
       if ((label & kNodeBit) == 0) {
-        out.push_back(static_cast<ValueId>(label));
+        if (add_leaf(static_cast<ValueId>(label), lo, hi)) out.push_back(static_cast<ValueId>(label));
         continue;
       }
       const std::size_t index = label & kPayloadMask;
@@ -175,6 +376,34 @@ class UnionDagSlicer {
       stack_.push_back(nodes_[index].b);
       stack_.push_back(nodes_[index].a);
     }
+    if (out.empty()) return;
+    // The bitmap has a summary level (a bit per non-empty word), so reading
+    // it back costs one step per 4096 ids of the range plus one per
+    // non-empty word, whatever the range.
+    const std::size_t first_summary = lo >> 12, last_summary = hi >> 12;
+    if (last_summary - first_summary < kScanWordsPerLeaf * out.size()) {
+      std::size_t k = 0;
+      for (std::size_t s = first_summary; s <= last_summary; ++s) {
+        std::uint64_t words = seen_words_[s];
+        seen_words_[s] = 0;
+        while (words != 0) {
+          const std::size_t w = (s << 6) | static_cast<std::size_t>(std::countr_zero(words));
+          words &= words - 1;
+          std::uint64_t bits = seen_[w];
+          seen_[w] = 0;
+          while (bits != 0) {
+            out[k++] = static_cast<ValueId>((w << 6) | static_cast<std::size_t>(std::countr_zero(bits)));
+            bits &= bits - 1;
+          }
+        }
+      }
+      return;
+    }
+    for (const ValueId v : out) {
+      seen_[v >> 6] = 0;
+      seen_words_[v >> 12] = 0;
+    }
+    slicer_internal::sort_unique_ids(out, lo, hi, sort_scratch_);
   }
 
   struct Node {
@@ -184,11 +413,27 @@ class UnionDagSlicer {
     Label a = kNoLabel, b = kNoLabel, node = kNoLabel;
   };
 
-  std::vector<Node> nodes_;
-  std::vector<std::uint32_t> visit_stamp_;
+  BigArray<Node> nodes_;
+  BigArray<std::uint32_t> visit_stamp_;
   std::vector<MemoEntry> memo_;
   std::vector<Label> stack_;
   std::uint32_t stamp_ = 0;
+  std::vector<std::uint64_t> seen_;        // leaf bitmap of flatten_marked, all zero between calls
+  std::vector<std::uint64_t> seen_words_;  // its summary: a bit per non-empty word of seen_
+  std::vector<ValueId> sort_scratch_;
+  Label newest_ = kNoLabel;  // the node made last (in no memo entry yet)
+
+  // Collection (enable_collection); off by default.
+  RootScanner scanner_ = nullptr;
+  void* scanner_context_ = nullptr;
+  std::size_t min_nodes_ = 0;
+  std::size_t collect_at_ = ~std::size_t{0};
+  std::vector<std::uint64_t> in_use_;  // since the last collection: slots marked or reused
+  std::size_t marked_ = 0;
+  std::size_t root_words_ = 0;
+  std::size_t free_slots_ = 0;
+  std::size_t alloc_cursor_ = 0;
+  std::size_t collections_ = 0;
 };
 
 // Alternative: every label is an interned, sorted set of value ids; a join

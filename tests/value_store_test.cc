@@ -1,0 +1,101 @@
+#include "commanalyzer/value_store.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+namespace commanalyzer {
+namespace {
+
+// The packed columns answer exactly what plain arrays would, including the
+// rare values that do not fit a byte (large sizes, hundreds of live copies).
+TEST(CompactValueStore, PackedColumnsAreExact) {
+  std::mt19937 rng(4);
+  CompactValueStore store;
+  struct Plain {
+    std::uint32_t size;
+    bool input;
+    VertexId vertex;
+    std::uint32_t live = 0;
+  };
+  std::vector<Plain> plain(1);
+  for (int i = 0; i < 20000; ++i) {
+    const int kind = static_cast<int>(rng() % 10);
+    if (kind == 0 || plain.size() == 1) {
+      std::uint32_t size = 1 + rng() % 64;
+      if (rng() % 50 == 0) size = 100 + rng() % 200000;  // beyond a byte, beyond 16 bits
+      const bool input = rng() % 2 == 0;
+      const VertexId vertex = rng() % 3 == 0 ? kNoVertex - 1 : rng();
+      ASSERT_EQ(store.create(size, input, vertex), plain.size());
+      plain.push_back({size > 0xffff ? 0xffffu : size, input, vertex});
+    } else {
+      // Copies: a few values get hundreds (past the one-byte count).
+      const auto values = static_cast<ValueId>(plain.size() - 1);
+      const ValueId v = 1 + rng() % (rng() % 4 == 0 ? std::min<ValueId>(values, 3) : values);
+      const int n = static_cast<int>(rng() % 300);
+      const bool add = plain[v].live == 0 || rng() % 2 == 0;
+      for (int k = 0; k < n; ++k) {
+        if (add) {
+          store.add_copy(v);
+          ++plain[v].live;
+        } else if (plain[v].live > 0) {
+          ASSERT_EQ(store.drop_copy(v), --plain[v].live);
+        }
+      }
+    }
+  }
+  ASSERT_EQ(store.count(), plain.size() - 1);
+  std::uint32_t most = 0;
+  for (ValueId v = 1; v < plain.size(); ++v) {
+    ASSERT_EQ(store.size_bytes(v), plain[v].size) << v;
+    ASSERT_EQ(store.is_input(v), plain[v].input) << v;
+    ASSERT_EQ(store.vertex(v), plain[v].vertex) << v;
+    ASSERT_EQ(store.live_copies(v), plain[v].live) << v;
+    ASSERT_EQ(store.kind(v), plain[v].input      ? ValueKind::kInput
+                             : plain[v].live > 0 ? ValueKind::kOutput
+                                                 : ValueKind::kIntermediate);
+    most = std::max(most, plain[v].live);
+  }
+  EXPECT_GT(most, 600u);
+}
+
+// The vertex column answers exactly whatever the vertices: runs of
+// neighbours (narrow blocks), jumps (blocks widened midway), kNoVertex.
+TEST(VertexColumn, MatchesAPlainArray) {
+  std::mt19937 rng(6);
+  VertexColumn column;
+  std::vector<VertexId> plain;
+  VertexId next = 0;
+  for (int i = 0; i < 200000; ++i) {
+    VertexId x;
+    switch (rng() % 20) {
+      case 0: x = rng(); break;                      // anywhere
+      case 1: x = kNoVertex; break;
+      case 2: x = next + 127 + rng() % 3; break;     // just past a byte
+      default: x = next - 3 + rng() % 7;             // a neighbour
+    }
+    next = x + 1;
+    column.push_back(x);
+    plain.push_back(x);
+    if (i % 1000 == 0) {
+      const std::size_t k = rng() % plain.size();
+      ASSERT_EQ(column[k], plain[k]) << k;
+    }
+  }
+  ASSERT_EQ(column.size(), plain.size());
+  for (std::size_t k = 0; k < plain.size(); ++k) ASSERT_EQ(column[k], plain[k]) << k;
+
+  // A sweep: each value in the vertex after the previous one's, a jump now
+  // and then (a residual's own vertex): ~1 byte per value, not 4.
+  VertexColumn sweep;
+  for (VertexId k = 0; k < (1u << 20); ++k) sweep.push_back(k % 5000 == 0 ? 7 * k + 100000000 : k % 300000);
+  for (VertexId k = 0; k < (1u << 20); k += 997) {
+    ASSERT_EQ(sweep[k], k % 5000 == 0 ? 7 * k + 100000000 : k % 300000) << k;
+  }
+  EXPECT_LT(sweep.memory_bytes(), 2 * sweep.size());
+}
+
+}  // namespace
+}  // namespace commanalyzer
