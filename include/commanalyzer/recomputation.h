@@ -22,7 +22,12 @@
 #include <vector>
 
 #include <boost/graph/adjacency_list.hpp>
+// Boost 1.74's max-flow trips GCC's -Wmaybe-uninitialized on an iterator it
+// assigns before use.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <boost/graph/boykov_kolmogorov_max_flow.hpp>
+#pragma GCC diagnostic pop
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
