@@ -208,6 +208,42 @@ TEST(CostModel, ThreadedEstimatesEqualSequentialOnes) {
 namespace commanalyzer {
 namespace {
 
+// T[i] += f(T[i-1], T[i+1]) every step (through a workspace W) and a global
+// sum of W every step: T[i]'s coalesced vertex gains 3 neighbours per step,
+// 300 in all, more than sqrt(|V|), but it is long-lived, not global; only
+// gsum, used by all 400 values of every step, is a singleton.
+TEST(Singletons, InPlaceUpdatesAreNotGlobalValues) {
+  constexpr std::uint64_t n = 400;
+  constexpr int steps = 100;
+  Analyzer<> a;
+  const Array T{0x100000}, W{0x200000}, gsum{0x300000};
+  a.region_begin();
+  for (int t = 0; t < steps; ++t) {
+    for (std::uint64_t i = 1; i + 1 < n; ++i)
+      a.store(W.at(i), 8, a.join(a.load(T.at(i - 1), 8), a.load(T.at(i + 1), 8)));
+    Label sum = kNoLabel;
+    for (std::uint64_t i = 1; i + 1 < n; ++i) {
+      a.store(T.at(i), 8, a.join(a.load(T.at(i), 8), a.load(W.at(i), 8)));
+      sum = a.join(sum, a.load(W.at(i), 8));
+    }
+    a.store(gsum.at(0), 8, a.join(a.load(gsum.at(0), 8), sum));
+    a.iteration();
+  }
+  a.region_end();
+  const ValueGraph graph = ValueGraph::build(a.profile());
+  const auto floor = std::sqrt(static_cast<double>(graph.vertex_count()));
+  const ValueGraph::Vertex t5 = graph.local(a.profile().values.vertex(a.value_at(T.at(5))));
+  ASSERT_NE(t5, ValueGraph::kAbsent);
+  EXPECT_GT(static_cast<double>(graph.degree(t5)), floor);  // over all steps: above the floor
+  EXPECT_EQ(graph.peak_phase_degree(t5), 3u);                // within one step: 3
+  const std::vector<std::uint8_t> singleton = DensityDistanceScorer{}.detect(graph);
+  std::vector<Address> homes;
+  for (ValueGraph::Vertex v = 0; v < graph.vertex_count(); ++v) {
+    if (singleton[v]) homes.push_back(graph.home(v));
+  }
+  EXPECT_EQ(homes, std::vector<Address>{gsum.at(0)});
+}
+
 // gsum += sum(x) every iteration, gsum only read after the region: one
 // Allreduce per iteration (as MiniGhost's MPI version does), not one in all.
 TEST(CostModel, SingletonContributionsAreReducedEveryIteration) {

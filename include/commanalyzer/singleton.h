@@ -35,7 +35,10 @@ concept SingletonScorer = requires(const S& scorer, const ValueGraph& graph) {
 // besides the relative score, its degree must reach sqrt(|V|). Without
 // this floor an unstructured mesh, whose node accumulators have ~10x the
 // median degree, turns thousands of them into "singletons" (LULESH: degree
-// 73-293 against a time-step constraint of 26,000).
+// 73-293 against a time-step constraint of 26,000). The floor applies to the
+// neighbours within one iteration (ValueGraph::peak_phase_degree): a value
+// updated in place every step gains neighbours every step, which makes it
+// long-lived, not global.
 struct DensityDistanceScorer {
   double threshold = 0.9;
   std::size_t min_vertices = 16;
@@ -67,7 +70,7 @@ struct DensityDistanceScorer {
     const double c = centroid(graph);
     const double floor = degree_floor ? std::sqrt(static_cast<double>(graph.vertex_count())) : 0.0;
     for (ValueGraph::Vertex v = 0; v < graph.vertex_count(); ++v) {
-      singleton[v] = score(graph, v, c) >= threshold && static_cast<double>(graph.degree(v)) >= floor;
+      singleton[v] = score(graph, v, c) >= threshold && static_cast<double>(graph.peak_phase_degree(v)) >= floor;
     }
     return singleton;
   }

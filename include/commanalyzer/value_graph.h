@@ -11,6 +11,7 @@
 #define COMMANALYZER_VALUE_GRAPH_H_
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <ostream>
@@ -23,6 +24,8 @@
 #include <boost/graph/compressed_sparse_row_graph.hpp>
 #include <boost/graph/graphviz.hpp>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "commanalyzer/types.h"
 
 namespace commanalyzer {
@@ -82,6 +85,7 @@ class ValueGraph {
     }
     g.directed_ = collapse(std::move(pairs), g.global_.size());
     g.symmetric_ = collapse_symmetric(g.directed_, g.global_.size());
+    g.count_peak_phase_degrees(profile);
     return g;
   }
 
@@ -105,6 +109,15 @@ class ValueGraph {
   std::uint32_t work(Vertex v) const { return work_[v]; }
   // Number of distinct neighbours, either direction (the paper's value degree).
   std::size_t degree(Vertex v) const { return boost::out_degree(v, symmetric_); }
+  // The most distinct neighbours v has within one iteration. A location
+  // updated in place every iteration (one coalesced vertex) gains new
+  // neighbours every iteration; a global value is used by almost everything
+  // within one. Counted for vertices of degree >= sqrt(|V|) (the candidates
+  // for singletons); the degree for the others and for unmarked runs.
+  std::size_t peak_phase_degree(Vertex v) const {
+    const auto it = peak_phase_degree_.find(v);
+    return it == peak_phase_degree_.end() ? degree(v) : it->second;
+  }
 
   // GraphViz dot of the directed VCG; vertices named by their VertexId.
   void write_graphviz(std::ostream& out) const {
@@ -202,6 +215,45 @@ class ValueGraph {
   std::vector<std::uint32_t> weight_;
   std::vector<std::uint32_t> exports_;
   std::vector<std::uint32_t> work_;
+  absl::flat_hash_map<Vertex, std::size_t> peak_phase_degree_;
+
+  template <class Profile>
+  void count_peak_phase_degrees(const Profile& profile) {
+    if (profile.phase_count() < 2 || vertex_count() == 0) return;
+    const auto floor = static_cast<std::size_t>(std::sqrt(static_cast<double>(vertex_count())));
+    absl::flat_hash_map<Vertex, absl::flat_hash_set<Vertex>> seen;  // candidate -> neighbours this phase
+    std::vector<std::uint8_t> candidate(vertex_count(), 0);
+    for (Vertex v = 0; v < vertex_count(); ++v) {
+      if (degree(v) >= floor) {
+        seen[v];
+        candidate[v] = 1;
+      }
+    }
+    if (seen.empty()) return;
+    for (const auto& [v, unused] : seen) peak_phase_degree_[v] = 0;
+    auto close_phase = [&] {
+      for (auto& [v, neighbours] : seen) {
+        peak_phase_degree_[v] = std::max(peak_phase_degree_[v], neighbours.size());
+        neighbours.clear();
+      }
+    };
+    std::size_t phase = 0;
+    profile.flows.for_each([&](ValueId value, std::span<const ValueId> sources) {
+      if (const std::size_t p = profile.phase_of(value); p != phase) {
+        close_phase();
+        phase = p;
+      }
+      const Vertex sink = local_[profile.values.vertex(value)];
+      absl::flat_hash_set<Vertex>* sink_seen = candidate[sink] ? &seen[sink] : nullptr;
+      for (ValueId s : sources) {
+        const Vertex source = local_[profile.values.vertex(s)];
+        if (source == sink) continue;
+        if (sink_seen) sink_seen->insert(source);
+        if (candidate[source]) seen[source].insert(sink);
+      }
+    });
+    close_phase();
+  }
 };
 
 }  // namespace commanalyzer
