@@ -6,6 +6,7 @@
 // ./commanalyzer.profile). It never writes to stdout and leaves the exit
 // status alone: the instrumented program behaves as the original.
 // The program under analysis is sequential; the hooks are not thread-safe.
+#include <malloc.h>
 #include <sys/resource.h>
 
 #include <cstdint>
@@ -157,10 +158,23 @@ void note_allocation(void* p, size_t n) {
   t_in_allocation_hook = false;
 }
 
-void note_release(void* p) {
+// Freed memory holds no values: without clearing, a later allocation at the
+// same address would see the old block's values (no inputs where the program
+// reads fresh memory), and the profile would depend on the heap's layout.
+void note_release(void* p, size_t size) {
   if (p == nullptr || g_analyzer == nullptr || t_in_allocation_hook) return;
   t_in_allocation_hook = true;
+  g_analyzer->clear(address(p), size);
   g_analyzer->release(address(p));
+  t_in_allocation_hook = false;
+}
+
+// realloc's own copy is not instrumented: the moved values are replicated
+// as memcpy would.
+void note_move(void* to, const void* from, size_t size) {
+  if (g_analyzer == nullptr || t_in_allocation_hook || size == 0) return;
+  t_in_allocation_hook = true;
+  g_analyzer->copy(address(to), address(from), size);
   t_in_allocation_hook = false;
 }
 }  // namespace
@@ -180,14 +194,18 @@ void* calloc(size_t count, size_t n) {
 }
 
 void* realloc(void* old, size_t n) {
+  const size_t old_size = old != nullptr ? malloc_usable_size(old) : 0;
   void* p = __libc_realloc(old, n);
-  if (p != nullptr && p != old) note_release(old);
+  if (p != nullptr && p != old && old != nullptr) {
+    note_move(p, old, old_size < n ? old_size : n);
+    note_release(old, old_size);
+  }
   note_allocation(p, n);
   return p;
 }
 
 void free(void* p) {
-  note_release(p);
+  note_release(p, p != nullptr ? malloc_usable_size(p) : 0);
   __libc_free(p);
 }
 
