@@ -14,7 +14,7 @@
 //  - contributors on one process, or an input read once: Bcast, (N-1)m;
 //  - no contributors and not an input (computed from replicated data or
 //    constants): nothing, every process computes it.
-// Two refinements of owner-computes that any reasonable MPI code makes, each
+// Two refinements of owner-computes that careful MPI codes make, each
 // a switch (both on by default):
 //  - combine_partial_updates: an exclusive update of a location (`f[n] +=
 //    g(...)`) whose other sources all live on one remote process p and are
