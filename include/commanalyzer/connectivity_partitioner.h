@@ -34,6 +34,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "commanalyzer/partitioner.h"
 #include "commanalyzer/value_graph.h"
 
@@ -190,6 +191,23 @@ struct ConnectivityPartitioner {
       std::vector<std::uint64_t> affinity(k, 0);  // pins of v's nets on q
       std::vector<std::uint32_t> count(k, 0);
       std::vector<ProcId> touched;
+      // Nets with many pins (a singleton's sources) keep their pins per part,
+      // updated on every move: scanning all their pins for each of their
+      // vertices would cost |net|^2 per pass.
+      constexpr std::uint64_t kBigNet = 64;
+      absl::flat_hash_map<std::uint32_t, std::size_t> big_net_slot;  // net -> offset into pins_on_part
+      std::vector<std::uint32_t> pins_on_part;
+      for (std::uint32_t v : members) {
+        for (std::uint64_t i = vertex_offsets[v]; i < vertex_offsets[v + 1]; ++i) {
+          const std::uint32_t net = vertex_nets[i];
+          if (net_offsets[net + 1] - net_offsets[net] <= kBigNet || big_net_slot.contains(net)) continue;
+          big_net_slot[net] = pins_on_part.size();
+          pins_on_part.resize(pins_on_part.size() + k, 0);
+          for (std::uint64_t p = net_offsets[net]; p < net_offsets[net + 1]; ++p) {
+            ++pins_on_part[big_net_slot[net] + owner[net_pins[p]]];
+          }
+        }
+      }
       for (int pass = 0; pass < options.max_passes; ++pass) {
         std::size_t moved = 0;
         for (std::uint32_t v : members) {
@@ -202,12 +220,22 @@ struct ConnectivityPartitioner {
             const Gain w = static_cast<Gain>(net_weight[net]);
             all_nets += w;
             std::uint32_t on_from = 0;
-            for (std::uint64_t p = net_offsets[net]; p < net_offsets[net + 1]; ++p) {
-              const ProcId q = owner[net_pins[p]];
-              if (q == from) {
-                ++on_from;
-              } else if (count[q]++ == 0 && delta[q] == 0 && affinity[q] == 0) {
-                touched.push_back(q);
+            if (const auto big = big_net_slot.find(net); big != big_net_slot.end()) {
+              const std::uint32_t* on_part = &pins_on_part[big->second];
+              on_from = on_part[from];
+              for (ProcId q = 0; q < k; ++q) {
+                if (q == from || on_part[q] == 0) continue;
+                if (count[q] == 0 && delta[q] == 0 && affinity[q] == 0) touched.push_back(q);
+                count[q] += on_part[q];
+              }
+            } else {
+              for (std::uint64_t p = net_offsets[net]; p < net_offsets[net + 1]; ++p) {
+                const ProcId q = owner[net_pins[p]];
+                if (q == from) {
+                  ++on_from;
+                } else if (count[q]++ == 0 && delta[q] == 0 && affinity[q] == 0) {
+                  touched.push_back(q);
+                }
               }
             }
             if (on_from == 1) leave += w;
@@ -239,6 +267,12 @@ struct ConnectivityPartitioner {
             part_weight[from * nc + constraint[v]] -= weight[v];
             part_weight[best * nc + constraint[v]] += weight[v];
             owner[v] = best;
+            for (std::uint64_t i = vertex_offsets[v]; i < vertex_offsets[v + 1]; ++i) {
+              if (const auto big = big_net_slot.find(vertex_nets[i]); big != big_net_slot.end()) {
+                --pins_on_part[big->second + from];
+                ++pins_on_part[big->second + best];
+              }
+            }
             ++moved;
           }
         }
