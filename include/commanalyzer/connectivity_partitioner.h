@@ -201,11 +201,10 @@ struct ConnectivityPartitioner {
         for (std::uint64_t i = vertex_offsets[v]; i < vertex_offsets[v + 1]; ++i) {
           const std::uint32_t net = vertex_nets[i];
           if (net_offsets[net + 1] - net_offsets[net] <= kBigNet || big_net_slot.contains(net)) continue;
-          big_net_slot[net] = pins_on_part.size();
-          pins_on_part.resize(pins_on_part.size() + k, 0);
-          for (std::uint64_t p = net_offsets[net]; p < net_offsets[net + 1]; ++p) {
-            ++pins_on_part[big_net_slot[net] + owner[net_pins[p]]];
-          }
+          const std::size_t slot = pins_on_part.size();
+          big_net_slot[net] = slot;
+          pins_on_part.resize(slot + k, 0);
+          for (std::uint64_t p = net_offsets[net]; p < net_offsets[net + 1]; ++p) ++pins_on_part[slot + owner[net_pins[p]]];
         }
       }
       for (int pass = 0; pass < options.max_passes; ++pass) {

@@ -105,14 +105,7 @@ struct LogicalVolumeCostModel {
   CommEstimate estimate(const ProfileT& profile, const ValueGraph& graph, const std::vector<ProcId>& owner,
                         int procs) const {
     if (procs < 1) throw std::invalid_argument("commanalyzer: process count must be >= 1");
-    std::vector<std::uint8_t> uses;  // flows each instance is a source of, saturating at 2
-    if (combine_partial_updates) {
-      uses.assign(profile.values.count() + 1, 0);
-      profile.flows.for_each([&](ValueId, std::span<const ValueId> sources) {
-        for (ValueId s : sources) uses[s] += uses[s] < 2;
-      });
-    }
-    Run<ProfileT> run(profile, graph, owner, procs, uses);
+    Run<ProfileT> run(profile, graph, owner, procs, combine_partial_updates);
     run.run_all();
     if (!recompute_when_cheaper) return run.finish(network);
     // Which receptions recomputation can replace is known only once every
@@ -120,7 +113,7 @@ struct LogicalVolumeCostModel {
     ReceptionPlan plan =
         plan_receptions(profile, procs, run.delivered, [&](ValueId v) { return run.owner_of(v); }, recomputation);
     if (plan.recomputed.empty()) return run.finish(network);
-    Run<ProfileT> second(profile, graph, owner, procs, uses);
+    Run<ProfileT> second(profile, graph, owner, procs, combine_partial_updates);
     second.recomputed = std::move(plan.recomputed);
     second.run_all();
     for (std::uint64_t k : plan.extra) second.receive_early(static_cast<ValueId>(k / procs), static_cast<ProcId>(k % procs));
@@ -142,8 +135,8 @@ struct LogicalVolumeCostModel {
   template <class ProfileT>
   struct Run {
     Run(const ProfileT& profile_in, const ValueGraph& graph_in, const std::vector<ProcId>& owner_in, int procs,
-        const std::vector<std::uint8_t>& uses_in)
-        : profile(profile_in), graph(graph_in), owner(owner_in), n(procs), uses(uses_in) {
+        bool combine_partials)
+        : profile(profile_in), graph(graph_in), owner(owner_in), n(procs), combine_partial_updates(combine_partials) {
       result.procs = procs;
       result.matrix.assign(static_cast<std::size_t>(n) * n, 0);
       result.messages_matrix.assign(static_cast<std::size_t>(n) * n, 0);
@@ -192,7 +185,7 @@ struct LogicalVolumeCostModel {
         }
         return;
       }
-      if (!uses.empty() && partial_update(v, sources, q, phase)) return;
+      if (combine_partial_updates && partial_update(v, sources, q, phase)) return;
       for (ValueId s : sources) {
         const ProcId p = owner_of(s);
         if (p == q) continue;
@@ -220,16 +213,14 @@ struct LogicalVolumeCostModel {
           continue;
         }
         const ProcId p = owner_of(s);
-        if (p == kReplicated || p == q || delivered.contains(key(s, q))) continue;
-        if (uses[s] > 1) return false;
+        // p needs all of g's inputs: when q holds one, g is split across
+        // processes and is not combined.
+        if (p == q) return false;
+        if (p == kReplicated || delivered.contains(key(s, q))) continue;
+        if (graph.source_uses(s) > 1) return false;
         contributor = merge(contributor, p);
       }
       if (!updates_chain || contributor < 0) return false;
-      // p needs the rest of g's inputs too: only combine when q holds none
-      // of them (otherwise g is split across processes).
-      for (ValueId s : sources) {
-        if (profile.values.vertex(s) != chain && owner_of(s) == q) return false;
-      }
       for (ValueId s : sources) {
         if (owner_of(s) == kReplicated && profile.values.vertex(s) != chain) publish(s, phase);
       }
@@ -313,7 +304,7 @@ struct LogicalVolumeCostModel {
     const ValueGraph& graph;
     const std::vector<ProcId>& owner;
     const int n;
-    const std::vector<std::uint8_t>& uses;  // empty: partial updates off
+    const bool combine_partial_updates;
     CommEstimate result;
     absl::flat_hash_set<std::uint64_t> delivered;  // key(instance, receiving process)
     absl::flat_hash_set<std::uint64_t> recomputed;  // keys of receptions that cost nothing

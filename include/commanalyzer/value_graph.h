@@ -51,6 +51,7 @@ class ValueGraph {
     pairs.reserve(profile.flows.source_count());
     g.local_.assign(profile.vertex_count(), kAbsent);
     std::vector<bool> exported(values.count() + 1, false);  // instance used by another vertex
+    g.source_uses_.assign(values.count() + 1, 0);
     std::vector<std::uint32_t> exports(profile.vertex_count(), 0);
     std::vector<std::uint32_t> work(profile.vertex_count(), 0);
     profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
@@ -58,6 +59,7 @@ class ValueGraph {
       g.local_[sink] = 0;  // mark present
       work[sink] += static_cast<std::uint32_t>(sources.size());
       for (ValueId s : sources) {
+        g.source_uses_[s] += g.source_uses_[s] < 2;
         const VertexId source = values.vertex(s);
         g.local_[source] = 0;
         if (source == sink) continue;
@@ -107,6 +109,9 @@ class ValueGraph {
   // owner does (owner computes; a register accumulation over n terms counts
   // n, not 1). Inputs and set-up values have none.
   std::uint32_t work(Vertex v) const { return work_[v]; }
+  // How many value-flow chains instance s is a source of: 0, 1, or 2 for
+  // "more than one".
+  std::uint8_t source_uses(ValueId s) const { return source_uses_[s]; }
   // Number of distinct neighbours, either direction (the paper's value degree).
   std::size_t degree(Vertex v) const { return boost::out_degree(v, symmetric_); }
   // The most distinct neighbours v has within one iteration. A location
@@ -215,6 +220,7 @@ class ValueGraph {
   std::vector<std::uint32_t> weight_;
   std::vector<std::uint32_t> exports_;
   std::vector<std::uint32_t> work_;
+  std::vector<std::uint8_t> source_uses_;  // per instance, saturating at 2
   absl::flat_hash_map<Vertex, std::size_t> peak_phase_degree_;
 
   template <class Profile>
