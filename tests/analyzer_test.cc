@@ -82,6 +82,21 @@ TEST(ValueFlow, MemcpyReplicatesAndMemsetCreates) {
   EXPECT_NE(a.value_at(dst.at(0)), a.value_at(src.at(0)));
 }
 
+// memset does not know element sizes either: an 8-byte aligned range gets
+// one value per 8 bytes, so a zeroed double array read back element by
+// element yields one value per element, not a join of two half-values
+// (which made every later update of it a two-source computation).
+TEST(ValueFlow, MemsetOfAlignedRangeCreatesOneValuePerEightBytes) {
+  Analyzer<PagedShadowMemory<4>> a;
+  const Array f{0x1000};
+  a.fill(f.base, 32);
+  EXPECT_EQ(a.profile().values.count(), 4u);
+  EXPECT_NE(a.slicer().leaf_value(a.load(f.at(1), 8)), kNoValue);  // one value, not a join
+  EXPECT_EQ(a.profile().values.size_bytes(a.value_at(f.at(1))), 8u);
+  a.fill(0x2004, 12);  // not 8-byte aligned: one value per word
+  EXPECT_EQ(a.profile().values.count(), 4u + 3u);
+}
+
 // memcpy does not know element sizes: copying memory nobody wrote or read
 // leaves the destination unread, and its first typed load creates one input
 // of that load's size (not one per shadow word).

@@ -312,6 +312,28 @@ TEST(CostModel, SharedContributionInputsAreSentNotCombined) {
   EXPECT_EQ(est.estimate(2).p2p_bytes, 4 * 8u);  // g[0..3] once, not a partial per f[j]
 }
 
+// f[j] += p * b[j] for j = 0..3 with f on process 0 and p, b on process 1
+// (an element's pressure times its shape derivatives, scattered to its
+// nodes): p serves every contribution, yet one combined partial per f[j]
+// (8 bytes) is cheaper than p and b[j] (16 bytes), so process 1 computes
+// the contributions: 4 partials, not p and the four b[j].
+TEST(CostModel, ContributionsAreCombinedWhenCheaperThanTheirInputs) {
+  const Array f{0x10000}, b{0x20000}, p{0x30000};
+  Analyzer<> a;
+  a.region_begin();
+  for (std::uint64_t j = 0; j < 4; ++j) {
+    a.store(f.at(j), 8, a.join(a.load(f.at(j), 8), a.compute(a.join(a.load(p.at(0), 8), a.load(b.at(j), 8)))));
+  }
+  a.region_end();
+  const OwnerMapPartitioner map{[&](Address home, int) -> ProcId { return f.contains(home, 4) ? 0 : 1; }};
+  Estimator<Profile0, NoSingletons, OwnerMapPartitioner> est(a.profile(), {}, map);
+  EXPECT_EQ(est.estimate(2).p2p_bytes, 4 * 8u);
+  LogicalVolumeCostModel separate;
+  separate.combine_partial_updates = false;
+  Estimator<Profile0, NoSingletons, OwnerMapPartitioner, LogicalVolumeCostModel> sending(a.profile(), {}, map, separate);
+  EXPECT_EQ(sending.estimate(2).p2p_bytes, 5 * 8u);
+}
+
 // Process 1 reads x[0] (old), then xd[0] and x[0] after x[0] += xd[0]: it
 // holds both inputs of the new x[0] anyway, so it recomputes it.
 TEST(CostModel, ValuesComputableFromReceivedInputsAreRecomputed) {

@@ -158,6 +158,55 @@ TEST(ConnectivityPartitioner, FindsTheTwoDimensionalMatMulDecomposition) {
   EXPECT_LT(conn.estimate(4).total_bytes(), metis.estimate(4).total_bytes());
 }
 
+// A LULESH-like step on an s^3 hexahedral mesh: each element gathers its 8
+// node positions into a reused workspace, computes a force contribution
+// per node from them and its pressure, and scatters it (f[n] += ...); then
+// every node moves and every element recomputes its pressure.
+Analyzer<>::ProfileType hex_mesh(std::uint64_t s, int steps) {
+  const std::uint64_t sn = s + 1;
+  const testing::Array x{0x1000000}, f{0x2000000}, p{0x3000000}, work{0x4000000}, contribution{0x5000000};
+  auto node = [&](std::uint64_t el, int c) {
+    const std::uint64_t i = el / (s * s) + (c & 1), j = el / s % s + (c >> 1 & 1), k = el % s + (c >> 2);
+    return (i * sn + j) * sn + k;
+  };
+  Analyzer<> a;
+  a.region_begin();
+  for (int t = 0; t < steps; ++t) {
+    for (std::uint64_t el = 0; el < s * s * s; ++el) {
+      Label gathered = kNoLabel;
+      for (int c = 0; c < 8; ++c) gathered = a.join(gathered, a.load(x.at(node(el, c)), 8));
+      for (int c = 0; c < 8; ++c) a.store(work.at(c), 8, a.compute(gathered));
+      for (int c = 0; c < 8; ++c) {
+        a.store(contribution.at(c), 8, a.compute(a.join(a.load(p.at(el), 8), a.load(work.at(c), 8))));
+        a.store(f.at(node(el, c)), 8, a.join(a.load(f.at(node(el, c)), 8), a.load(contribution.at(c), 8)));
+      }
+    }
+    for (std::uint64_t n = 0; n < sn * sn * sn; ++n) {
+      a.store(x.at(n), 8, a.compute(a.join(a.load(x.at(n), 8), a.load(f.at(n), 8))));
+      a.store(f.at(n), 8, kComputedBit);
+    }
+    for (std::uint64_t el = 0; el < s * s * s; ++el) {
+      Label gathered = a.load(p.at(el), 8);
+      for (int c = 0; c < 8; ++c) gathered = a.join(gathered, a.load(x.at(node(el, c)), 8));
+      a.store(p.at(el), 8, a.compute(gathered));
+    }
+    a.iteration();
+  }
+  a.region_end();
+  a.finish();
+  return a.take_profile();
+}
+
+TEST(ConnectivityPartitioner, MetisStartImprovesMeshPartitions) {
+  const auto profile = hex_mesh(10, 2);
+  ConnectivityPartitioner bisection_only;
+  bisection_only.metis_start = false;
+  Estimator<Analyzer<>::ProfileType, DensityDistanceScorer, ConnectivityPartitioner> both(profile);
+  Estimator<Analyzer<>::ProfileType, DensityDistanceScorer, ConnectivityPartitioner> bisected(profile, {}, bisection_only);
+  // Recursive bisection of the flat graph alone stalls in ragged cuts.
+  for (int n : {8, 27}) EXPECT_LT(both.estimate(n).total_bytes(), bisected.estimate(n).total_bytes()) << n;
+}
+
 TEST(ConnectivityPartitioner, BalancesWorkAndKeepsSingletonsReplicated) {
   Analyzer<> a;
   const ValueGraph g = stencil_graph(24, a);

@@ -199,14 +199,18 @@ struct LogicalVolumeCostModel {
     }
 
     // v = v' (+) g(others), v' the previous instance of v's location: when
-    // every other source not yet at q lives on one process p and serves
-    // only this update, p computes g and sends one combined partial per
-    // (location, p, iteration). (Sources used elsewhere too are cheaper to
-    // send once: each instance travels to q only once.)
+    // every other source not yet at q lives on one process p, p may compute
+    // g and send one combined partial per (location, p, iteration) instead
+    // of g's inputs. It does when that costs fewer bytes than the inputs
+    // (nothing once the partial is under way); on a tie only when the
+    // inputs serve no other value, since an input sent once serves every
+    // later use at q.
     bool partial_update(ValueId v, std::span<const ValueId> sources, ProcId q, std::size_t phase) {
       const VertexId chain = profile.values.vertex(v);
       bool updates_chain = false;
+      bool inputs_single_use = true;
       ProcId contributor = kNone;
+      std::uint64_t input_bytes = 0;
       for (ValueId s : sources) {
         if (profile.values.vertex(s) == chain) {
           updates_chain = true;
@@ -217,15 +221,24 @@ struct LogicalVolumeCostModel {
         // processes and is not combined.
         if (p == q) return false;
         if (p == kReplicated || delivered.contains(key(s, q))) continue;
-        if (graph.source_uses(s) > 1) return false;
         contributor = merge(contributor, p);
+        input_bytes += profile.values.size_bytes(s);
+        inputs_single_use = inputs_single_use && graph.source_uses(s) <= 1;
       }
       if (!updates_chain || contributor < 0) return false;
+      const std::pair<std::uint64_t, std::size_t> partial{static_cast<std::uint64_t>(chain) * n + contributor, phase};
+      const bool under_way = partial_sent.contains(partial);
+      const std::uint64_t partial_bytes = profile.values.size_bytes(v);
+      if (!under_way && !(partial_bytes < input_bytes || (partial_bytes == input_bytes && inputs_single_use))) {
+        return false;
+      }
       for (ValueId s : sources) {
         if (owner_of(s) == kReplicated && profile.values.vertex(s) != chain) publish(s, phase);
       }
-      const std::uint64_t partial = static_cast<std::uint64_t>(chain) * n + contributor;
-      if (partial_sent.insert({partial, phase}).second) send(contributor, q, profile.values.size_bytes(v), phase);
+      if (!under_way) {
+        partial_sent.insert(partial);
+        send(contributor, q, partial_bytes, phase);
+      }
       return true;
     }
 
