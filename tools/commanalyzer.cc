@@ -36,8 +36,8 @@ ABSL_FLAG(std::string, out, "",
 ABSL_FLAG(std::string, partitioner, "auto",
           "how values are mapped to processes: connectivity (hypergraph connectivity, what the cost model "
           "counts; best estimates, slower), metis-volume (METIS k-way, communication volume; fast), "
-          "metis-cut (METIS k-way, edge cut weighted by uses, as in the paper) or auto (connectivity up to "
-          "16 million recorded value uses, metis-volume above)");
+          "metis-cut (METIS k-way, edge cut weighted by uses, as in the paper) or auto (connectivity; past "
+          "16 million recorded value uses it refines METIS's partition only, without recursive bisection)");
 ABSL_FLAG(double, edge_penalty, commanalyzer::ConnectivityPartitioner{}.edge_penalty,
           "connectivity partitioner: weight of the normalised edge cut added to the connectivity (0 = pure "
           "connectivity; higher = prefer axis-aligned blocks)");
@@ -138,17 +138,19 @@ int report_with(const ProfileT& profile, const std::vector<int>& procs, Partitio
 template <class ProfileT>
 int report(const ProfileT& profile, const std::vector<int>& procs) {
   std::string partitioner = absl::GetFlag(FLAGS_partitioner);
+  ConnectivityPartitioner connectivity;
+  connectivity.edge_penalty = absl::GetFlag(FLAGS_edge_penalty);
   if (partitioner == "auto") {
-    // Past ~16 million value uses the connectivity partitioner takes many minutes.
-    constexpr std::size_t kConnectivityEdgeLimit = 16'000'000;
-    partitioner = profile.flows.source_count() <= kConnectivityEdgeLimit ? "connectivity" : "metis-volume";
-    std::cerr << "[commanalyzer] partitioner: " << partitioner << " (--partitioner to choose)\n";
+    // Past ~16 million value uses recursive bisection takes many minutes:
+    // the connectivity refinement then starts from METIS's partition only.
+    constexpr std::size_t kBisectionEdgeLimit = 16'000'000;
+    connectivity.bisection_start = profile.flows.source_count() <= kBisectionEdgeLimit;
+    std::cerr << "[commanalyzer] partitioner: connectivity"
+              << (connectivity.bisection_start ? "" : ", from METIS's partition only (large graph)")
+              << " (--partitioner to choose)\n";
+    partitioner = "connectivity";
   }
-  if (partitioner == "connectivity") {
-    ConnectivityPartitioner connectivity;
-    connectivity.edge_penalty = absl::GetFlag(FLAGS_edge_penalty);
-    return report_with(profile, procs, connectivity);
-  }
+  if (partitioner == "connectivity") return report_with(profile, procs, connectivity);
   if (partitioner == "metis-volume" || partitioner == "metis-cut") {
     MetisPartitioner metis;
     metis.objective =

@@ -14,12 +14,16 @@
 // Fiduccia-Mattheyses passes on the connectivity of the nets restricted to
 // the subset (cut-net splitting, so the sum over all bisections is the k-way
 // connectivity), and keeps the best. A final greedy k-way pass moves single
-// vertices between any parts. Balance is on work (source uses computed in
-// the region) plus one per vertex, separately for every large heap array
-// (SPMD: every process owns a share of every distributed array, even when
-// the arrays never interact, like MiniGhost's variables) and for the rest. Known limit: like any local search, the
-// result can depend on vertex order; MatMul 64x64 on 16 processes lands
-// 10-20% above the 2-D block optimum.
+// vertices between any parts. On mesh-like graphs a second start, METIS's
+// k-way volume partition, gets the same k-way pass; the partition of lower
+// connectivity wins (past ~16 M value uses, the METIS start alone: bisection
+// of graphs that large takes many minutes). Balance is on work (source uses
+// computed in the region) plus one per vertex, separately for every large
+// heap array (SPMD: every process owns a share of every distributed array,
+// even when the arrays never interact, like MiniGhost's variables) and for
+// the rest. Known limit: like any local search, the result can depend on
+// vertex order; MatMul 64x64 on 16 processes lands 10-20% above the 2-D
+// block optimum.
 #ifndef COMMANALYZER_CONNECTIVITY_PARTITIONER_H_
 #define COMMANALYZER_CONNECTIVITY_PARTITIONER_H_
 
@@ -54,7 +58,9 @@ struct ConnectivityPartitioner {
   // also stops the search from finding C = A x B's 2-D blocks, hence off by
   // default (docs/VALIDATION.md).
   double edge_penalty = 0;
-  bool metis_start = true;  // also refine METIS's k-way partition on mesh-like graphs; keep the better
+  // Starting partitions, each refined on the connectivity; the best wins.
+  bool bisection_start = true;  // recursive bisection (slow past ~16 M value uses)
+  bool metis_start = true;      // METIS's k-way volume partition: always without bisection, else on mesh-like graphs
   double metis_start_max_degree = 64;  // mesh-like: mean degree among distributed vertices in [1, this]
   static constexpr std::uint64_t kScale = 1024;  // integer gains: net weights x kScale
   static constexpr int kMaxConstraints = 16;
@@ -67,20 +73,23 @@ struct ConnectivityPartitioner {
     for (std::uint32_t v = 0; v < graph.vertex_count(); ++v) {
       if (!excluded[v]) all.push_back(v);
     }
-    run.owner.assign(graph.vertex_count(), kReplicated);
-    std::vector<std::uint32_t> members = all;
-    run.split(all, nparts, 0);
-    run.refine_kway(members, nparts);
-    if (!metis_start || nparts < 2 || !mesh_like(graph, excluded)) return run.owner;
-    // Second start: METIS's multilevel k-way partition, refined the same
-    // way. Recursive bisection of a large flat graph can stall in a ragged
-    // cut (LULESH-style meshes: 40 % more shared nodes than cube blocks);
+    const std::vector<std::uint32_t> members = all;
+    std::vector<ProcId> bisected;
+    if (bisection_start) {
+      run.owner.assign(graph.vertex_count(), kReplicated);
+      run.split(all, nparts, 0);
+      run.refine_kway(members, nparts);
+      if (!metis_start || nparts < 2 || !mesh_like(graph, excluded)) return run.owner;
+      bisected = std::move(run.owner);
+    }
+    // METIS's multilevel k-way partition, refined the same way. Recursive
+    // bisection of a large flat graph can stall in a ragged cut
+    // (LULESH-style meshes: 40 % more shared nodes than cube blocks);
     // METIS's coarsening finds the mesh's geometry. The lower connectivity wins.
-    std::vector<ProcId> bisected = std::move(run.owner);
-    const Gain bisected_cost = run.connectivity(bisected);
     run.owner = MetisPartitioner{}.partition(graph, excluded, nparts);
     run.refine_kway(members, nparts);
-    return run.connectivity(run.owner) < bisected_cost ? std::move(run.owner) : bisected;
+    if (bisected.empty() || run.connectivity(run.owner) < run.connectivity(bisected)) return run.owner;
+    return bisected;
   }
 
  private:
