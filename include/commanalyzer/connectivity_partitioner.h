@@ -62,6 +62,7 @@ struct ConnectivityPartitioner {
   bool bisection_start = true;  // recursive bisection (slow past ~16 M value uses)
   bool metis_start = true;      // METIS's k-way volume partition: always without bisection, else on mesh-like graphs
   double metis_start_max_degree = 64;  // mesh-like: mean degree among distributed vertices in [1, this]
+  double margin = 0.04;  // a partition gives way only to one of lower connectivity by more than this share
   static constexpr std::uint64_t kScale = 1024;  // integer gains: net weights x kScale
   static constexpr int kMaxConstraints = 16;
 
@@ -83,12 +84,24 @@ struct ConnectivityPartitioner {
       bisected = std::move(run.owner);
     }
     // METIS's multilevel k-way partition, refined the same way. Recursive
-    // bisection of a large flat graph can stall in a ragged cut
-    // (LULESH-style meshes: 40 % more shared nodes than cube blocks);
-    // METIS's coarsening finds the mesh's geometry. The lower connectivity wins.
-    run.owner = MetisPartitioner{}.partition(graph, excluded, nparts);
+    // bisection of a large flat graph can stall in a ragged cut, and
+    // METIS's volume objective is not the connectivity (LULESH-style
+    // meshes: the refinement of METIS's partition saves 6-10 %, and beats
+    // bisection by 12 %; bisection leaves 40 % more shared nodes than cube
+    // blocks). On grids the starting partition is already good: bisection
+    // cuts axis-aligned, nested blocks (the process grids of SPMD codes),
+    // and refining either start saves under 2 % by bending block faces into
+    // shapes no such code uses (MiniGhost at 64 processes: -6.9 % -> -8.6 %
+    // error against its MPI version). So a partition is replaced only by
+    // one clearly better: by more than `margin` of its connectivity.
+    auto clearly_better = [&](const std::vector<ProcId>& a, const std::vector<ProcId>& than) {
+      return static_cast<double>(run.connectivity(a)) < (1 - margin) * static_cast<double>(run.connectivity(than));
+    };
+    std::vector<ProcId> metis = MetisPartitioner{}.partition(graph, excluded, nparts);
+    run.owner = metis;
     run.refine_kway(members, nparts);
-    if (bisected.empty() || run.connectivity(run.owner) < run.connectivity(bisected)) return run.owner;
+    if (!clearly_better(run.owner, metis)) run.owner = std::move(metis);
+    if (bisected.empty() || clearly_better(run.owner, bisected)) return run.owner;
     return bisected;
   }
 
