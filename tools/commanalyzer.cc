@@ -143,8 +143,7 @@ int report(const ProfileT& profile, const std::vector<int>& procs) {
   if (partitioner == "auto") {
     // Past ~16 million value uses recursive bisection takes many minutes:
     // the connectivity refinement then starts from METIS's partition only.
-    constexpr std::size_t kBisectionEdgeLimit = 16'000'000;
-    connectivity.bisection_start = profile.flows.source_count() <= kBisectionEdgeLimit;
+    connectivity.bisection_start = profile.flows.source_count() <= ConnectivityPartitioner::kBisectionUseLimit;
     std::cerr << "[commanalyzer] partitioner: connectivity"
               << (connectivity.bisection_start ? "" : ", from METIS's partition only (large graph)")
               << " (--partitioner to choose)\n";

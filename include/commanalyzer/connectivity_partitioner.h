@@ -59,10 +59,13 @@ struct ConnectivityPartitioner {
   // default (docs/VALIDATION.md).
   double edge_penalty = 0;
   // Starting partitions, each refined on the connectivity; the best wins.
-  bool bisection_start = true;  // recursive bisection (slow past ~16 M value uses)
+  bool bisection_start = true;  // recursive bisection (slow past kBisectionUseLimit value uses)
   bool metis_start = true;      // METIS's k-way volume partition: always without bisection, else on mesh-like graphs
   double metis_start_max_degree = 64;  // mesh-like: mean degree among distributed vertices in [1, this]
   double margin = 0.04;  // a partition gives way only to one of lower connectivity by more than this share
+  // Past this many recorded value uses (profile.flows.source_count())
+  // recursive bisection takes many minutes; callers switch it off there.
+  static constexpr std::size_t kBisectionUseLimit = 16'000'000;
   static constexpr std::uint64_t kScale = 1024;  // integer gains: net weights x kScale
   static constexpr int kMaxConstraints = 16;
 
