@@ -208,6 +208,19 @@ TEST(ConnectivityPartitioner, MetisStartImprovesMeshPartitions) {
   for (int n : {8, 27}) EXPECT_LT(both.estimate(n).total_bytes(), bisected.estimate(n).total_bytes()) << n;
 }
 
+// Refining clusters of vertices (an element with its workspace values)
+// moves block boundaries that single-vertex moves cannot.
+TEST(ConnectivityPartitioner, MultilevelRefinementImprovesMeshPartitions) {
+  const auto profile = hex_mesh(10, 2);
+  ConnectivityPartitioner multilevel, single;
+  multilevel.bisection_start = single.bisection_start = false;
+  multilevel.margin = single.margin = 0;
+  single.multilevel_refinement = false;
+  Estimator<Analyzer<>::ProfileType, DensityDistanceScorer, ConnectivityPartitioner> with(profile, {}, multilevel);
+  Estimator<Analyzer<>::ProfileType, DensityDistanceScorer, ConnectivityPartitioner> without(profile, {}, single);
+  for (int n : {8, 27}) EXPECT_LT(with.estimate(n).total_bytes(), without.estimate(n).total_bytes()) << n;
+}
+
 // On a grid, bisection's axis-aligned blocks stay unless another start is
 // clearly (by the margin) better: a few percent less halo from bent block
 // faces is not what SPMD codes get.
