@@ -18,13 +18,13 @@
 // k-way volume partition, gets the same k-way pass and then a V-cycle
 // (clusters of vertices refined at coarser levels); the partition of
 // clearly lower connectivity wins (past ~16 M value uses, the METIS start
-// alone: bisection of graphs that large takes many minutes). Balance is on work (source uses
-// computed in the region) plus one per vertex, separately for every large
-// heap array (SPMD: every process owns a share of every distributed array,
-// even when the arrays never interact, like MiniGhost's variables) and for
-// the rest. Known limit: like any local search, the result can depend on
-// vertex order; MatMul 64x64 on 16 processes lands 10-20% above the 2-D
-// block optimum.
+// alone: bisection of graphs that large takes many minutes).
+// Balance is on work (source uses computed in the region) plus one per
+// vertex, separately for every large heap array (SPMD: every process owns a
+// share of every distributed array, even when the arrays never interact,
+// like MiniGhost's variables) and for the rest. Known limit: like any local
+// search, the result can depend on vertex order; MatMul 64x64 on 16
+// processes lands 10-20% above the 2-D block optimum.
 #ifndef COMMANALYZER_CONNECTIVITY_PARTITIONER_H_
 #define COMMANALYZER_CONNECTIVITY_PARTITIONER_H_
 
