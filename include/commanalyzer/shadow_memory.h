@@ -108,7 +108,13 @@ class PagedShadowMemory {
     return static_cast<std::size_t>((page_number * 0x9E3779B97F4A7C15ull) >> (64 - kCacheBits));
   }
 
-  Page* find_page(std::uint64_t page_number) const {
+  [[gnu::always_inline]] Page* find_page(std::uint64_t page_number) const {
+    const CacheEntry& entry = cache_[cache_slot(page_number)];
+    if (entry.number == page_number) [[likely]] return entry.page;
+    return find_page_slow(page_number);
+  }
+
+  [[gnu::noinline]] Page* find_page_slow(std::uint64_t page_number) const {
     CacheEntry& entry = cache_[cache_slot(page_number)];
     if (entry.number == page_number) return entry.page;
     auto it = directory_.find(page_number);

@@ -155,7 +155,7 @@ class UnionDagSlicer {
         if (na.a == b || na.b == b) return a | kComputedBit;
       }
     }
-    MemoEntry& slot = memo_[absl::HashOf(a, b) & (memo_.size() - 1)];
+    MemoEntry& slot = memo_[memo_slot(a, b)];
     // A memo entry is written only when a node is made, and names operands
     // older than that node: the newest node is in no entry yet, so a chain
     // s = s (+) x (b newest, as the larger label) skips the probe.
@@ -164,6 +164,14 @@ class UnionDagSlicer {
     const Label node = new_node(a, b);
     slot = {a, b, node};
     return node;
+  }
+
+  // A multiply-shift hash of the pair (a join is too cheap for a general
+  // hash: absl::HashOf cost as much as the rest of the join). Only the
+  // memo's hit rate depends on it, never a result.
+  std::size_t memo_slot(Label a, Label b) const {
+    const std::uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b + 0x632BE59BD9B4E019ull);
+    return static_cast<std::size_t>((h * 0xD6E8FEB86659FD93ull) >> 32) & (memo_.size() - 1);
   }
 
   // ------------------------------------------------- reclaiming nodes
