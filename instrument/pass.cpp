@@ -69,6 +69,13 @@ namespace {
 constexpr uint64_t kComputedBit = uint64_t(1) << 63;  // CA_COMPUTED_BIT
 constexpr unsigned kMaxArgLabels = 64;                // CA_MAX_ARG_LABELS
 constexpr uint64_t kMaxAccess = 64;  // largest size __ca_load/__ca_store take
+// The runtime's shadow memory as the inline load path sees it (runtime_abi.h:
+// CA_SHADOW_*, __ca_shadow_cache).
+constexpr uint64_t kShadowWordShift = 2;        // 4-byte words
+constexpr uint64_t kShadowPageBits = 14;        // words per page: 2^14
+constexpr unsigned kShadowCacheEntries = 64;    // direct-mapped, 2^6
+constexpr uint64_t kShadowCacheMultiplier = 0x9E3779B97F4A7C15ull;
+constexpr uint64_t kMaxInlineLoad = 8;          // larger loads always call
 
 // Data = something a program computes with: integers, floating point, and
 // aggregates with at least one such field. Pointers are structure and carry
@@ -256,6 +263,9 @@ struct Runtime {
   ArrayType *ArgLabelsTy;
   FunctionCallee Load, Store, Clear, MemCpy, MemSet, Union, Use;
   GlobalVariable *ArgLabels, *ArgCallee, *RetLabel, *RetValid;
+  StructType *CacheEntryTy;
+  ArrayType *CacheTy;
+  GlobalVariable *ShadowCache, *FastLoads;
 
   explicit Runtime(Module &M) {
     LLVMContext &C = M.getContext();
@@ -280,6 +290,17 @@ struct Runtime {
     ArgCallee = tls(M, "__ca_arg_callee", Ptr);
     RetLabel = tls(M, "__ca_ret_label", I64);
     RetValid = tls(M, "__ca_ret_valid", I32);
+    CacheEntryTy = StructType::get(C, {I64, Ptr});
+    CacheTy = ArrayType::get(CacheEntryTy, kShadowCacheEntries);
+    ShadowCache = global(M, "__ca_shadow_cache", CacheTy);
+    FastLoads = global(M, "__ca_fast_loads", I64);
+  }
+
+  static GlobalVariable *global(Module &M, StringRef Name, Type *Ty) {
+    if (GlobalVariable *G = M.getGlobalVariable(Name, /*AllowInternal=*/true))
+      return G;
+    return new GlobalVariable(M, Ty, /*isConstant=*/false,
+                              GlobalValue::ExternalLinkage, nullptr, Name);
   }
 
   static GlobalVariable *tls(Module &M, StringRef Name, Type *Ty) {
@@ -791,11 +812,82 @@ private:
     Value *Acc = nullptr;
     for (uint64_t Off = 0; Off < Size; Off += kMaxAccess) {
       Value *P = offset(B, Addr, Off);
-      Value *L = B.CreateCall(
-          RT.Load, {P, B.getInt32(std::min(kMaxAccess, Size - Off))});
+      Value *L = emitLoadPiece(B, P, std::min(kMaxAccess, Size - Off));
       Acc = Acc ? emitCombine(B, Acc, L) : L;
     }
     return Acc ? Acc : zero();
+  }
+
+  // The label of one load piece: __ca_load(P, Size), or for a small access
+  // whose words are in a page of the runtime's page cache and all hold the
+  // same value v, v itself without a call (runtime_abi.h). B ends up after
+  // the merge.
+  Value *emitLoadPiece(IRBuilder<> &B, Value *P, uint64_t Size) {
+    if (Size > kMaxInlineLoad)
+      return B.CreateCall(RT.Load, {P, B.getInt32(Size)});
+    LLVMContext &C = F.getContext();
+    Instruction *SplitBefore = &*B.GetInsertPoint();
+    BasicBlock *Head = SplitBefore->getParent();
+    BasicBlock *Tail = Head->splitBasicBlock(SplitBefore, "ca.load.done");
+    BasicBlock *Probe = BasicBlock::Create(C, "ca.load.probe", &F, Tail);
+    BasicBlock *Fast = BasicBlock::Create(C, "ca.load.fast", &F, Tail);
+    BasicBlock *Slow = BasicBlock::Create(C, "ca.load.slow", &F, Tail);
+    Head->getTerminator()->eraseFromParent();
+    MDNode *Likely = MDBuilder(C).createBranchWeights(1000, 1);
+
+    // Head: is the page of the first word cached, and the last word in it?
+    IRBuilder<> H(Head);
+    Value *A = H.CreatePtrToInt(P, RT.I64);
+    Value *W0 = H.CreateLShr(A, kShadowWordShift);
+    Value *W1 = H.CreateLShr(H.CreateAdd(A, H.getInt64(Size - 1)),
+                             kShadowWordShift);
+    Value *Page0 = H.CreateLShr(W0, kShadowPageBits);
+    Value *Slot = H.CreateLShr(
+        H.CreateMul(Page0, H.getInt64(kShadowCacheMultiplier)), 64 - 6);
+    Value *Entry = H.CreateInBoundsGEP(RT.CacheTy, RT.ShadowCache,
+                                       {H.getInt64(0), Slot});
+    Value *Number = H.CreateLoad(RT.I64, Entry);
+    Value *Hit = H.CreateICmpEQ(Number, Page0);
+    if (Size > 1) // at most two words, both in the page
+      Hit = H.CreateAnd(Hit, H.CreateICmpEQ(H.CreateLShr(W1, kShadowPageBits),
+                                            Page0));
+    if (Size > 4)
+      Hit = H.CreateAnd(Hit, H.CreateICmpULT(H.CreateSub(W1, W0),
+                                             H.getInt64(2)));
+    H.CreateCondBr(Hit, Probe, Slow, Likely);
+
+    // Probe: the words hold one value?
+    IRBuilder<> PB(Probe);
+    Value *PagePtr = PB.CreateLoad(
+        RT.Ptr, PB.CreateStructGEP(RT.CacheEntryTy, Entry, 1));
+    const uint64_t Mask = (uint64_t(1) << kShadowPageBits) - 1;
+    Value *V0 = PB.CreateLoad(
+        RT.I32, PB.CreateInBoundsGEP(RT.I32, PagePtr,
+                                     PB.CreateAnd(W0, PB.getInt64(Mask))));
+    Value *Ok = PB.CreateICmpNE(V0, PB.getInt32(0));
+    if (Size > 1) {
+      Value *V1 = PB.CreateLoad(
+          RT.I32, PB.CreateInBoundsGEP(RT.I32, PagePtr,
+                                       PB.CreateAnd(W1, PB.getInt64(Mask))));
+      Ok = PB.CreateAnd(Ok, PB.CreateICmpEQ(V0, V1));
+    }
+    PB.CreateCondBr(Ok, Fast, Slow, Likely);
+
+    IRBuilder<> FB(Fast);
+    Value *Count = FB.CreateLoad(RT.I64, RT.FastLoads);
+    FB.CreateStore(FB.CreateAdd(Count, FB.getInt64(1)), RT.FastLoads);
+    Value *Leaf = FB.CreateZExt(V0, RT.I64);
+    FB.CreateBr(Tail);
+
+    IRBuilder<> SB(Slow);
+    Value *Called = SB.CreateCall(RT.Load, {P, SB.getInt32(Size)});
+    SB.CreateBr(Tail);
+
+    B.SetInsertPoint(SplitBefore); // the first instruction of Tail
+    PHINode *L = B.CreatePHI(RT.I64, 2, "ca.load");
+    L->addIncoming(Leaf, Fast);
+    L->addIncoming(Called, Slow);
+    return L;
   }
 
   void emitStoreHook(IRBuilder<> &B, Value *Addr, uint64_t Size, Value *L) {

@@ -30,6 +30,21 @@ typedef uint64_t ca_label;
 #define CA_MAX_ARG_LABELS 64
 
 // Memory. size is the access size in bytes (1..64).
+// A leaf label is the value id itself (bits 32..63 clear), and the pass may
+// serve a load inline from the runtime's shadow memory, as __ca_load would:
+// word w = addr / CA_SHADOW_WORD_BYTES lies in page p = w >> CA_SHADOW_PAGE_BITS;
+// the entry __ca_shadow_cache[(p * CA_SHADOW_CACHE_MULTIPLIER) >> (64 - 6)]
+// is {p, page} if page p is cached, and page[w & (2^CA_SHADOW_PAGE_BITS - 1)]
+// is the uint32_t value id word w holds (0: none). When every word of the
+// access is in one cached page and holds the same non-zero id v, the load's
+// label is v; the pass then adds 1 to __ca_fast_loads (the load count of the
+// profile's metadata) instead of calling __ca_load. Anything else: the call.
+// (Declared here for the pass's benefit; runtime.cpp defines them with the
+// shadow memory's own entry type.)
+#define CA_SHADOW_WORD_BYTES 4
+#define CA_SHADOW_PAGE_BITS 14
+#define CA_SHADOW_CACHE_ENTRIES 64
+#define CA_SHADOW_CACHE_MULTIPLIER UINT64_C(0x9E3779B97F4A7C15)
 ca_label __ca_load(const void* addr, uint32_t size);
 void __ca_store(void* addr, uint32_t size, ca_label label);
 // A store of pointer-typed data: structure, not a value; kills what was there.

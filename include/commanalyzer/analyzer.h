@@ -269,6 +269,7 @@ class Analyzer {
   const AnalyzerStats& stats() const { return stats_; }
   const SlicerT& slicer() const { return slicer_; }
   SlicerT& slicer() { return slicer_; }  // e.g. UnionDagSlicer::enable_collection
+  Shadow& shadow() { return shadow_; }   // e.g. PagedShadowMemory::share_cache
   ValueId value_at(Address addr) const { return shadow_.get(addr / kWordBytes); }
   bool counting() const { return counting_; }
 
