@@ -66,14 +66,7 @@ inline constexpr Label trivial_join(Label& a, Label& b) {
 // Sorts and deduplicates the few leaves of a small walk (a stencil's five):
 // insertion sort in place; std::sort's insertion step calls memmove per
 // element, which costs more than the whole sort of five ids.
-inline void sort_unique_small(std::vector<ValueId>& ids) {
-  if (ids.size() > 32) {
-    std::sort(ids.begin(), ids.end());
-    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-    return;
-  }
-  ValueId* const a = ids.data();
-  const std::size_t n = ids.size();
+inline std::size_t sort_unique_small(ValueId* a, std::size_t n) {
   std::size_t kept = 0;  // a[0, kept) is sorted and unique
   for (std::size_t i = 0; i < n; ++i) {
     const ValueId x = a[i];
@@ -90,7 +83,16 @@ inline void sort_unique_small(std::vector<ValueId>& ids) {
     a[j] = x;
     ++kept;
   }
-  ids.resize(kept);
+  return kept;
+}
+
+inline void sort_unique_small(std::vector<ValueId>& ids) {
+  if (ids.size() > 32) {
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    return;
+  }
+  ids.resize(sort_unique_small(ids.data(), ids.size()));
 }
 
 // Sorts distinct ids, all in [lo, hi], ascending: std::sort for short
@@ -226,26 +228,35 @@ class UnionDagSlicer {
     // shared operands are removed below).
     // Each step pops one label and pushes at most two: the stack never
     // holds more than kSmallWalk + 1 labels.
+    // Leaves are gathered in a local array (each step finds at most one).
     std::array<Label, kSmallWalk + 1> stack;
-    std::size_t top = 0;
+    std::array<ValueId, kSmallWalk> leaves;
+    std::size_t top = 0, found = 0;
     stack[top++] = root;
     for (std::size_t steps = 0; top != 0; ++steps) {
-      if (steps == kSmallWalk) {
+      if (steps == kSmallWalk) [[unlikely]] {
         // Too big: go on with visit marks from where the walk stands (the
         // nodes it already expanded may be expanded once more, no more).
+        out.assign(leaves.data(), leaves.data() + found);
         flatten_marked(std::span<const Label>(stack.data(), top), out);
         return;
       }
       const Label label = stack[--top];
       if ((label & kNodeBit) == 0) {
-        out.push_back(static_cast<ValueId>(label));
+        leaves[found++] = static_cast<ValueId>(label);
         continue;
       }
       const Node& node = nodes_[label & kPayloadMask];
       stack[top++] = node.b;
       stack[top++] = node.a;
     }
-    slicer_internal::sort_unique_small(out);
+    if (found > 32) {
+      std::sort(leaves.data(), leaves.data() + found);
+      found = static_cast<std::size_t>(std::unique(leaves.data(), leaves.data() + found) - leaves.data());
+    } else {
+      found = slicer_internal::sort_unique_small(leaves.data(), found);
+    }
+    out.assign(leaves.data(), leaves.data() + found);
   }
 
   // Node slots (live or reusable).
@@ -258,10 +269,10 @@ class UnionDagSlicer {
   }
 
  private:
-  Label new_node(Label a, Label b) {
-    if (free_slots_ == 0 && nodes_.size() >= collect_at_) collect(a, b);
+  [[gnu::always_inline]] Label new_node(Label a, Label b) {
+    if (free_slots_ == 0 && nodes_.size() >= collect_at_) [[unlikely]] collect(a, b);
     std::size_t index;
-    if (free_slots_ != 0) {
+    if (free_slots_ != 0) [[likely]] {
       // The next slot not in use, from the cursor up (lazy sweep).
       std::size_t word = alloc_cursor_ >> 6;
       std::uint64_t open = ~in_use_[word] & (~std::uint64_t{0} << (alloc_cursor_ & 63));
@@ -282,7 +293,7 @@ class UnionDagSlicer {
 
   // Mark (from the scanner's roots and the operands of the join under way),
   // then let new_node reuse every unmarked slot.
-  void collect(Label a, Label b) {
+  [[gnu::noinline]] void collect(Label a, Label b) {
     in_use_.assign((nodes_.size() + 63) / 64, 0);
     marked_ = 0;
     root_words_ = 0;
