@@ -76,6 +76,7 @@ constexpr uint64_t kShadowPageBits = 14;        // words per page: 2^14
 constexpr unsigned kShadowCacheEntries = 64;    // direct-mapped, 2^6
 constexpr uint64_t kShadowCacheMultiplier = 0x9E3779B97F4A7C15ull;
 constexpr uint64_t kMaxInlineLoad = 8;          // larger loads always call
+constexpr uint64_t kNodeBit = uint64_t(1) << 62; // a label naming a node
 
 // Data = something a program computes with: integers, floating point, and
 // aggregates with at least one such field. Pointers are structure and carry
@@ -266,6 +267,8 @@ struct Runtime {
   StructType *CacheEntryTy;
   ArrayType *CacheTy;
   GlobalVariable *ShadowCache, *FastLoads;
+  StructType *NodeTy, *NodeRunTy;
+  GlobalVariable *NodeRun;
 
   explicit Runtime(Module &M) {
     LLVMContext &C = M.getContext();
@@ -294,6 +297,9 @@ struct Runtime {
     CacheTy = ArrayType::get(CacheEntryTy, kShadowCacheEntries);
     ShadowCache = global(M, "__ca_shadow_cache", CacheTy);
     FastLoads = global(M, "__ca_fast_loads", I64);
+    NodeTy = StructType::get(C, {I64, I64});
+    NodeRunTy = StructType::get(C, {Ptr, I64, I64});
+    NodeRun = global(M, "__ca_node_run", NodeRunTy);
   }
 
   static GlobalVariable *global(Module &M, StringRef Name, Type *Ty) {
@@ -682,6 +688,60 @@ private:
     return P;
   }
 
+  // The label of a computation on labels LA and LB, as __ca_union(LA, LB),
+  // inline where runtime_abi.h allows: equal labels (up to the computed
+  // bit) give LA | CA_COMPUTED_BIT, and two distinct non-zero labels a new
+  // node from the runtime's run of free node slots while it lasts. The
+  // call is left for zero operands and an exhausted run. B ends up after
+  // the merge.
+  Value *emitUnion(IRBuilder<> &B, Value *LA, Value *LB) {
+    LLVMContext &C = F.getContext();
+    Instruction *SplitBefore = &*B.GetInsertPoint();
+    BasicBlock *Head = SplitBefore->getParent();
+    BasicBlock *Tail = Head->splitBasicBlock(SplitBefore, "ca.union.done");
+    BasicBlock *Check = BasicBlock::Create(C, "ca.union.check", &F, Tail);
+    BasicBlock *Bump = BasicBlock::Create(C, "ca.union.node", &F, Tail);
+    BasicBlock *Slow = BasicBlock::Create(C, "ca.union.call", &F, Tail);
+    Head->getTerminator()->eraseFromParent();
+    MDNode *Likely = MDBuilder(C).createBranchWeights(1000, 1);
+
+    IRBuilder<> H(Head);
+    Value *A = H.CreateAnd(LA, ~kComputedBit);
+    Value *Bv = H.CreateAnd(LB, ~kComputedBit);
+    Value *Same = H.CreateOr(A, kComputedBit);
+    H.CreateCondBr(H.CreateICmpEQ(A, Bv), Tail, Check);
+
+    IRBuilder<> CB(Check);
+    Value *NextPtr = CB.CreateStructGEP(RT.NodeRunTy, RT.NodeRun, 1);
+    Value *Next = CB.CreateLoad(RT.I64, NextPtr);
+    Value *End = CB.CreateLoad(RT.I64,
+                               CB.CreateStructGEP(RT.NodeRunTy, RT.NodeRun, 2));
+    Value *Ok = CB.CreateAnd(
+        CB.CreateAnd(CB.CreateICmpNE(A, zero()), CB.CreateICmpNE(Bv, zero())),
+        CB.CreateICmpNE(Next, End));
+    CB.CreateCondBr(Ok, Bump, Slow, Likely);
+
+    IRBuilder<> NB(Bump);
+    Value *Base = NB.CreateLoad(RT.Ptr, RT.NodeRun); // field 0
+    Value *Slot = NB.CreateInBoundsGEP(RT.NodeTy, Base, Next);
+    NB.CreateStore(A, Slot);
+    NB.CreateStore(Bv, NB.CreateStructGEP(RT.NodeTy, Slot, 1));
+    NB.CreateStore(NB.CreateAdd(Next, NB.getInt64(1)), NextPtr);
+    Value *Node = NB.CreateOr(Next, kNodeBit | kComputedBit);
+    NB.CreateBr(Tail);
+
+    IRBuilder<> SB(Slow);
+    Value *Called = SB.CreateCall(RT.Union, {LA, LB});
+    SB.CreateBr(Tail);
+
+    B.SetInsertPoint(SplitBefore); // the first instruction of Tail
+    PHINode *P = B.CreatePHI(RT.I64, 3, "ca.union");
+    P->addIncoming(Same, Head);
+    P->addIncoming(Node, Bump);
+    P->addIncoming(Called, Slow);
+    return P;
+  }
+
   // A computation over the labels of Ops: fold pairwise with __ca_union,
   // inlining the two cases the ABI defines (a == b, which covers both == 0).
   Value *emitCompute(IRBuilder<> &B, ArrayRef<Value *> Ops,
@@ -699,10 +759,8 @@ private:
     Value *Acc = Ls[0];
     if (Ls.size() == 1)
       return B.CreateOr(Acc, kComputedBit);
-    for (Value *L : drop_begin(Ls)) {
-      Value *Fast = B.CreateOr(Acc, kComputedBit);
-      Acc = unionUnless(B, B.CreateICmpEQ(Acc, L), Fast, Acc, L);
-    }
+    for (Value *L : drop_begin(Ls))
+      Acc = emitUnion(B, Acc, L);
     return Acc;
   }
 
@@ -1026,8 +1084,7 @@ private:
       return B.CreateOr(LA, kComputedBit);
     if (isZero(LA))
       return B.CreateOr(LB, kComputedBit);
-    return unionUnless(B, B.CreateICmpEQ(LA, LB),
-                       B.CreateOr(LA, kComputedBit), LA, LB);
+    return emitUnion(B, LA, LB);
   }
 
   void visitCmpXchg(AtomicCmpXchgInst &CX) {

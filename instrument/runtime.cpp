@@ -36,6 +36,8 @@ __thread uint32_t __ca_ret_valid;
 // path (runtime_abi.h); and the loads that path served.
 constinit ShadowCacheEntry __ca_shadow_cache[CA_SHADOW_CACHE_ENTRIES] = {};
 uint64_t __ca_fast_loads = 0;
+// The slicer's run of free node slots, used by the inline union path.
+constinit commanalyzer::UnionDagSlicer::NodeRun __ca_node_run = {};
 }
 
 static_assert(CA_SHADOW_WORD_BYTES == commanalyzer::PagedShadowMemory<>::kWordBytes &&
@@ -43,6 +45,9 @@ static_assert(CA_SHADOW_WORD_BYTES == commanalyzer::PagedShadowMemory<>::kWordBy
                   CA_SHADOW_CACHE_ENTRIES == (1 << commanalyzer::PagedShadowMemory<>::kCacheBits) &&
                   CA_SHADOW_CACHE_MULTIPLIER == commanalyzer::PagedShadowMemory<>::kCacheMultiplier,
               "shadow layout shared with the pass");
+static_assert(sizeof(commanalyzer::UnionDagSlicer::Node) == 16 && sizeof(commanalyzer::UnionDagSlicer::NodeRun) == 24 &&
+                  commanalyzer::kNodeBit == (UINT64_C(1) << 62),
+              "node layout shared with the pass");
 static_assert(sizeof(ShadowCacheEntry) == 16 && offsetof(ShadowCacheEntry, page) == 8, "cache entry layout shared with the pass");
 
 namespace {
@@ -134,6 +139,7 @@ void enable_label_collection(RuntimeAnalyzer& a) {
 [[gnu::noinline, gnu::cold]] RuntimeAnalyzer& start() {
   g_analyzer = new RuntimeAnalyzer();  // never freed: hooks may run during exit
   g_analyzer->shadow().share_cache(__ca_shadow_cache);
+  g_analyzer->slicer().share_run(&__ca_node_run);
   enable_label_collection(*g_analyzer);
   std::atexit(write_profile_at_exit);
   return *g_analyzer;
@@ -278,6 +284,8 @@ uint64_t __ca_debug_p2p_bytes(int procs, int (*owner)(uintptr_t home, int procs)
   ShadowCacheEntry saved_cache[CA_SHADOW_CACHE_ENTRIES];
   std::copy(__ca_shadow_cache, __ca_shadow_cache + CA_SHADOW_CACHE_ENTRIES, saved_cache);
   std::fill(__ca_shadow_cache, __ca_shadow_cache + CA_SHADOW_CACHE_ENTRIES, ShadowCacheEntry{});
+  const commanalyzer::UnionDagSlicer::NodeRun saved_run = __ca_node_run;
+  __ca_node_run = {};  // inline unions call the scratch analyzer meanwhile
   using Profile = RuntimeAnalyzer::ProfileType;
   commanalyzer::OwnerMapPartitioner map{[owner](commanalyzer::Address home, int n) -> commanalyzer::ProcId {
     return owner(static_cast<uintptr_t>(home), n);
@@ -287,6 +295,7 @@ uint64_t __ca_debug_p2p_bytes(int procs, int (*owner)(uintptr_t home, int procs)
   const uint64_t bytes = estimator.estimate(procs).p2p_bytes;
   g_analyzer = &recorded;
   std::copy(saved_cache, saved_cache + CA_SHADOW_CACHE_ENTRIES, __ca_shadow_cache);
+  __ca_node_run = saved_run;
   return bytes;
 }
 

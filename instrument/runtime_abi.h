@@ -56,7 +56,15 @@ void __ca_memset(void* dst, uint64_t size);
 
 // Computation: the label of an instruction with two data operands.
 // Callers may skip the call when a == 0 && b == 0 (result: CA_COMPUTED_BIT)
-// or a == b (result: a | CA_COMPUTED_BIT).
+// or a == b (result: a | CA_COMPUTED_BIT), and more generally when a and b
+// are equal once their CA_COMPUTED_BIT is cleared (result: that | the bit).
+// They may also make the union node themselves, from the runtime's run of
+// free node slots (commanalyzer::UnionDagSlicer::NodeRun):
+//   struct { struct { uint64_t a, b; } *base; uint64_t next, end; } __ca_node_run;
+// When a' = a & ~CA_COMPUTED_BIT and b' = b & ~CA_COMPUTED_BIT are both
+// non-zero and distinct and next != end: base[next] = {a', b'}; the label is
+// next | (1 << 62) | CA_COMPUTED_BIT; next += 1. Only the runtime refills
+// the run (inside __ca_union), so base is read after next and end.
 ca_label __ca_union(ca_label a, ca_label b);
 
 // Control flow: the data `label` decides a conditional branch or switch at

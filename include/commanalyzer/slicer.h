@@ -142,6 +142,29 @@ class UnionDagSlicer {
   ValueId leaf_value(Label a) const { return slicer_internal::leaf_value(a); }
   bool is_compound(Label a) const { return slicer_internal::is_compound(a); }
 
+  // The node arena: node label kNodeBit | i names nodes()[i], the union of
+  // its operands (labels with the computed bit cleared, in either order).
+  struct Node {
+    Label a, b;
+  };
+
+  // New nodes take the slots [next, end) of `base` (the arena) in order.
+  // Shared (share_run), the run lets code outside make nodes as join does,
+  // without the memo: a join of distinct labels a and b, both non-zero
+  // with their computed bits cleared, may write {a, b} at base[next], take
+  // kNodeBit | kComputedBit | next as its label and advance next, while
+  // next != end. Only join refills the run (and moves the arena).
+  struct NodeRun {
+    Node* base = nullptr;
+    std::uint64_t next = 0;
+    std::uint64_t end = 0;
+  };
+  // Keep the run in `storage` from now on (which must outlive this object).
+  void share_run(NodeRun* storage) {
+    *storage = own_run_;
+    shared_run_ = storage;
+  }
+
   Label join(Label a, Label b) {
     if (const Label done = slicer_internal::trivial_join(a, b); done != kNoLabel) return done;
     if (a > b) std::swap(a, b);  // union is commutative: one memo entry
@@ -213,7 +236,7 @@ class UnionDagSlicer {
 
   std::size_t collections() const { return collections_; }
   // Nodes in use (all of them when nothing was ever collected).
-  std::size_t live_node_count() const { return nodes_.size() - free_slots_; }
+  std::size_t live_node_count() const { return nodes_.size() - free_slots_ - unused_run(); }
 
   void flatten(Label root, std::vector<ValueId>& out) {
     out.clear();
@@ -260,7 +283,7 @@ class UnionDagSlicer {
   }
 
   // Node slots (live or reusable).
-  std::size_t node_count() const { return nodes_.size(); }
+  std::size_t node_count() const { return nodes_.size() - (run_is_tail_ ? unused_run() : 0); }
 
   std::size_t memory_bytes() const {
     return nodes_.capacity() * sizeof(Node) + visit_stamp_.capacity() * sizeof(std::uint32_t) +
@@ -270,26 +293,46 @@ class UnionDagSlicer {
 
  private:
   [[gnu::always_inline]] Label new_node(Label a, Label b) {
-    if (free_slots_ == 0 && nodes_.size() >= collect_at_) [[unlikely]] collect(a, b);
-    std::size_t index;
-    if (free_slots_ != 0) [[likely]] {
-      // The next slot not in use, from the cursor up (lazy sweep).
-      std::size_t word = alloc_cursor_ >> 6;
-      std::uint64_t open = ~in_use_[word] & (~std::uint64_t{0} << (alloc_cursor_ & 63));
-      while (open == 0) open = ~in_use_[++word];
-      index = (word << 6) | static_cast<std::size_t>(std::countr_zero(open));
-      in_use_[word] |= std::uint64_t{1} << (index & 63);
-      alloc_cursor_ = index + 1;
-      --free_slots_;
-      nodes_[index] = {a, b};
-    } else {
-      if (nodes_.size() >= kPayloadMask) throw std::length_error("commanalyzer: label DAG full");
-      index = nodes_.size();
-      nodes_.push_back({a, b});
-    }
+    NodeRun& run = this->run();
+    if (run.next == run.end) [[unlikely]] refill(a, b);
+    const std::uint64_t index = run.next++;
+    nodes_[index] = {a, b};
     newest_ = kNodeBit | static_cast<Label>(index);
     return newest_ | kComputedBit;
   }
+
+  // A new run of slots: free ones from the lazy sweep (after a collection,
+  // if one is due), else new ones at the end of the arena.
+  [[gnu::noinline]] void refill(Label a, Label b) {
+    if (free_slots_ == 0 && nodes_.size() >= collect_at_) collect(a, b);
+    NodeRun& run = this->run();
+    if (free_slots_ != 0) {
+      // The next slot not in use, from the cursor up, and the free slots
+      // right after it in the same bitmap word.
+      std::size_t word = alloc_cursor_ >> 6;
+      std::uint64_t open = ~in_use_[word] & (~std::uint64_t{0} << (alloc_cursor_ & 63));
+      while (open == 0) open = ~in_use_[++word];
+      const unsigned bit = static_cast<unsigned>(std::countr_zero(open));
+      const unsigned length = static_cast<unsigned>(std::countr_one(open >> bit));
+      in_use_[word] |= (length == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << length) - 1) << bit;
+      const std::size_t first = (word << 6) | bit;
+      alloc_cursor_ = first + length;
+      free_slots_ -= length;
+      run = {nodes_.data(), first, first + length};
+      run_is_tail_ = false;
+      return;
+    }
+    const std::size_t first = nodes_.size();
+    if (first >= kPayloadMask) throw std::length_error("commanalyzer: label DAG full");
+    const std::size_t length = std::min<std::size_t>(kTailRun, kPayloadMask - first);
+    nodes_.resize(first + length, Node{});  // zero operands: harmless to a stray mark
+    run = {nodes_.data(), first, first + length};
+    run_is_tail_ = true;
+  }
+
+  NodeRun& run() { return shared_run_ != nullptr ? *shared_run_ : own_run_; }
+  const NodeRun& run() const { return shared_run_ != nullptr ? *shared_run_ : own_run_; }
+  std::size_t unused_run() const { return run().end - run().next; }
 
   // Mark (from the scanner's roots and the operands of the join under way),
   // then let new_node reuse every unmarked slot.
@@ -425,9 +468,6 @@ class UnionDagSlicer {
     slicer_internal::sort_unique_ids(out, lo, hi, sort_scratch_);
   }
 
-  struct Node {
-    Label a, b;  // operands, computed bit cleared
-  };
   struct MemoEntry {
     Label a = kNoLabel, b = kNoLabel, node = kNoLabel;
   };
@@ -441,6 +481,12 @@ class UnionDagSlicer {
   std::vector<std::uint64_t> seen_words_;  // its summary: a bit per non-empty word of seen_
   std::vector<ValueId> sort_scratch_;
   Label newest_ = kNoLabel;  // the node made last (in no memo entry yet)
+  // Slots for new nodes (see share_run); the tail of the arena, or slots
+  // the sweep handed out. Both are out of free_slots_.
+  static constexpr std::size_t kTailRun = 1024;
+  NodeRun own_run_;
+  NodeRun* shared_run_ = nullptr;
+  bool run_is_tail_ = false;
 
   // Collection (enable_collection); off by default.
   RootScanner scanner_ = nullptr;
