@@ -286,7 +286,8 @@ class UnionDagSlicer {
   std::size_t node_count() const { return nodes_.size() - (run_is_tail_ ? unused_run() : 0); }
 
   std::size_t memory_bytes() const {
-    return nodes_.capacity() * sizeof(Node) + visit_stamp_.capacity() * sizeof(std::uint32_t) +
+    return nodes_.capacity() * sizeof(Node) + visited_.capacity() * sizeof(std::uint64_t) +
+           visited_words_.capacity() * sizeof(std::size_t) +
            memo_.size() * sizeof(MemoEntry) + seen_.capacity() * sizeof(std::uint64_t) +
            in_use_.capacity() * sizeof(std::uint64_t) + seen_words_.capacity() * sizeof(std::uint64_t);
   }
@@ -386,9 +387,10 @@ class UnionDagSlicer {
   // per unique leaf (else radix-sort the leaves).
   static constexpr std::size_t kScanWordsPerLeaf = 4;
 
-  // Iterative DFS; a per-call stamp visits each shared node once, so the
-  // cost is linear in the DAG below the root, never exponential. The stamps
-  // are sized lazily: only labels too big for the small walk need them.
+  // Iterative DFS; a visit bitmap (cleared after the call, word by word)
+  // visits each shared node once, so the cost is linear in the DAG below
+  // the root, never exponential. The bitmap is sized lazily: only labels
+  // too big for the small walk need it.
   // Leaves are deduplicated on the fly with a bitmap over value ids; the
   // unique leaves then come out in order either by scanning the bitmap
   // (when they are dense in their id range, as the residual of a stencil
@@ -413,31 +415,37 @@ class UnionDagSlicer {
   // `out` holds leaves found so far (maybe repeated); `pending` the labels
   // still to expand.
   void flatten_marked(std::span<const Label> pending, std::vector<ValueId>& out) {
-    if (visit_stamp_.size() < nodes_.size()) visit_stamp_.resize(nodes_.size(), 0);
-    if (++stamp_ == 0) {
-      std::fill(visit_stamp_.begin(), visit_stamp_.end(), 0);
-      stamp_ = 1;
-    }
+    if (visited_.size() * 64 < nodes_.size()) visited_.resize((nodes_.size() + 63) / 64, 0);
     ValueId lo = ~ValueId{0}, hi = 0;
     std::size_t kept = 0;
     for (const ValueId v : out) {
       if (add_leaf(v, lo, hi)) out[kept++] = v;
     }
     out.resize(kept);
-    stack_.assign(pending.begin(), pending.end());
-    while (!stack_.empty()) {
-      const Label label = stack_.back();
-      stack_.pop_back();
+    // The stack holds at most one label per node plus the pending ones:
+    // grown ahead, it needs no check per push.
+    std::size_t top = pending.size();
+    if (stack_.size() < top + 2) stack_.resize(std::max(top + 2, 2 * stack_.size()));
+    std::copy(pending.begin(), pending.end(), stack_.begin());
+    while (top != 0) {
+      const Label label = stack_[--top];
       if ((label & kNodeBit) == 0) {
         if (add_leaf(static_cast<ValueId>(label), lo, hi)) out.push_back(static_cast<ValueId>(label));
         continue;
       }
       const std::size_t index = label & kPayloadMask;
-      if (visit_stamp_[index] == stamp_) continue;
-      visit_stamp_[index] = stamp_;
-      stack_.push_back(nodes_[index].b);
-      stack_.push_back(nodes_[index].a);
+      std::uint64_t& word = visited_[index >> 6];
+      const std::uint64_t bit = std::uint64_t{1} << (index & 63);
+      if ((word & bit) != 0) continue;
+      if (word == 0) visited_words_.push_back(index >> 6);
+      word |= bit;
+      if (stack_.size() < top + 2) [[unlikely]] stack_.resize(2 * stack_.size());
+      const Node& node = nodes_[index];
+      stack_[top++] = node.b;
+      stack_[top++] = node.a;
     }
+    for (const std::size_t w : visited_words_) visited_[w] = 0;
+    visited_words_.clear();
     if (out.empty()) return;
     // The bitmap has a summary level (a bit per non-empty word), so reading
     // it back costs one step per 4096 ids of the range plus one per
@@ -473,10 +481,13 @@ class UnionDagSlicer {
   };
 
   BigArray<Node> nodes_;
-  BigArray<std::uint32_t> visit_stamp_;
+  // Nodes flatten_marked has visited, a bit each (all zero between calls),
+  // and the words it set: a bitmap is 32x smaller than per-node stamps, so a
+  // walk over millions of nodes finds it in cache.
+  BigArray<std::uint64_t> visited_;
+  std::vector<std::size_t> visited_words_;
   std::vector<MemoEntry> memo_;
   std::vector<Label> stack_;
-  std::uint32_t stamp_ = 0;
   std::vector<std::uint64_t> seen_;        // leaf bitmap of flatten_marked, all zero between calls
   std::vector<std::uint64_t> seen_words_;  // its summary: a bit per non-empty word of seen_
   std::vector<ValueId> sort_scratch_;
