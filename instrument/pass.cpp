@@ -721,8 +721,29 @@ private:
         CB.CreateICmpNE(Next, End));
     CB.CreateCondBr(Ok, Bump, Slow, Likely);
 
-    IRBuilder<> NB(Bump);
-    Value *Base = NB.CreateLoad(RT.Ptr, RT.NodeRun); // field 0
+    // a (+) b is a itself when b is an operand of node a: f(x) - x, or a
+    // decision accumulator joined with what it just selected. No new node,
+    // as in the runtime's join (which also tries the other way round; here
+    // that costs more in a register-tight loop than the nodes it saves).
+    // The run is not empty, so the arena has a node 0 to read for a leaf.
+    IRBuilder<> OB(Bump);
+    Value *Base = OB.CreateLoad(RT.Ptr, RT.NodeRun); // field 0
+    auto holds = [&](Value *N, Value *X) {
+      Value *IsNode = OB.CreateICmpNE(OB.CreateAnd(N, kNodeBit), zero());
+      Value *Index = OB.CreateSelect(
+          IsNode, OB.CreateAnd(N, ~(kNodeBit | kComputedBit)), zero());
+      Value *Op = OB.CreateInBoundsGEP(RT.NodeTy, Base, Index);
+      Value *OpA = OB.CreateLoad(RT.I64, Op);
+      Value *OpB = OB.CreateLoad(RT.I64, OB.CreateStructGEP(RT.NodeTy, Op, 1));
+      return OB.CreateAnd(IsNode, OB.CreateOr(OB.CreateICmpEQ(OpA, X),
+                                              OB.CreateICmpEQ(OpB, X)));
+    };
+    Value *AHoldsB = holds(A, Bv);
+    Value *Kept = OB.CreateOr(A, kComputedBit);
+    BasicBlock *Make = BasicBlock::Create(C, "ca.union.make", &F, Tail);
+    OB.CreateCondBr(AHoldsB, Tail, Make);
+
+    IRBuilder<> NB(Make);
     Value *Slot = NB.CreateInBoundsGEP(RT.NodeTy, Base, Next);
     NB.CreateStore(A, Slot);
     NB.CreateStore(Bv, NB.CreateStructGEP(RT.NodeTy, Slot, 1));
@@ -735,9 +756,10 @@ private:
     SB.CreateBr(Tail);
 
     B.SetInsertPoint(SplitBefore); // the first instruction of Tail
-    PHINode *P = B.CreatePHI(RT.I64, 3, "ca.union");
+    PHINode *P = B.CreatePHI(RT.I64, 4, "ca.union");
     P->addIncoming(Same, Head);
-    P->addIncoming(Node, Bump);
+    P->addIncoming(Kept, Bump);
+    P->addIncoming(Node, Make);
     P->addIncoming(Called, Slow);
     return P;
   }
