@@ -252,26 +252,31 @@ class UnionDagSlicer {
     // Each step pops one label and pushes at most two: the stack never
     // holds more than kSmallWalk + 1 labels.
     // Leaves are gathered in a local array (each step finds at most one).
+    // The walk goes down the first operands in a register and leaves only
+    // the second ones on the stack: a round trip through memory per node
+    // would make the walk one long chain of dependent loads.
     std::array<Label, kSmallWalk + 1> stack;
     std::array<ValueId, kSmallWalk> leaves;
     std::size_t top = 0, found = 0;
-    stack[top++] = root;
-    for (std::size_t steps = 0; top != 0; ++steps) {
+    Label label = root;
+    for (std::size_t steps = 0;; ++steps) {
       if (steps == kSmallWalk) [[unlikely]] {
         // Too big: go on with visit marks from where the walk stands (the
         // nodes it already expanded may be expanded once more, no more).
+        stack[top++] = label;
         out.assign(leaves.data(), leaves.data() + found);
         flatten_marked(std::span<const Label>(stack.data(), top), out);
         return;
       }
-      const Label label = stack[--top];
-      if ((label & kNodeBit) == 0) {
-        leaves[found++] = static_cast<ValueId>(label);
+      if ((label & kNodeBit) != 0) {
+        const Node& node = nodes_[label & kPayloadMask];
+        stack[top++] = node.b;
+        label = node.a;
         continue;
       }
-      const Node& node = nodes_[label & kPayloadMask];
-      stack[top++] = node.b;
-      stack[top++] = node.a;
+      leaves[found++] = static_cast<ValueId>(label);
+      if (top == 0) break;
+      label = stack[--top];
     }
     if (found > 32) {
       std::sort(leaves.data(), leaves.data() + found);
@@ -428,21 +433,23 @@ class UnionDagSlicer {
     if (stack_.size() < top + 2) stack_.resize(std::max(top + 2, 2 * stack_.size()));
     std::copy(pending.begin(), pending.end(), stack_.begin());
     while (top != 0) {
-      const Label label = stack_[--top];
-      if ((label & kNodeBit) == 0) {
-        if (add_leaf(static_cast<ValueId>(label), lo, hi)) out.push_back(static_cast<ValueId>(label));
-        continue;
+      // Down the first operands in a register, as in flatten.
+      for (Label label = stack_[--top];;) {
+        if ((label & kNodeBit) == 0) {
+          if (add_leaf(static_cast<ValueId>(label), lo, hi)) out.push_back(static_cast<ValueId>(label));
+          break;
+        }
+        const std::size_t index = label & kPayloadMask;
+        std::uint64_t& word = visited_[index >> 6];
+        const std::uint64_t bit = std::uint64_t{1} << (index & 63);
+        if ((word & bit) != 0) break;
+        if (word == 0) visited_words_.push_back(index >> 6);
+        word |= bit;
+        if (stack_.size() < top + 1) [[unlikely]] stack_.resize(2 * stack_.size());
+        const Node& node = nodes_[index];
+        stack_[top++] = node.b;
+        label = node.a;
       }
-      const std::size_t index = label & kPayloadMask;
-      std::uint64_t& word = visited_[index >> 6];
-      const std::uint64_t bit = std::uint64_t{1} << (index & 63);
-      if ((word & bit) != 0) continue;
-      if (word == 0) visited_words_.push_back(index >> 6);
-      word |= bit;
-      if (stack_.size() < top + 2) [[unlikely]] stack_.resize(2 * stack_.size());
-      const Node& node = nodes_[index];
-      stack_[top++] = node.b;
-      stack_[top++] = node.a;
     }
     for (const std::size_t w : visited_words_) visited_[w] = 0;
     visited_words_.clear();
