@@ -377,12 +377,22 @@ class UnionDagSlicer {
     };
     if (!mark(index)) return;
     stack_.clear();
-    stack_.push_back(index);
-    while (!stack_.empty()) {
-      const Node& node = nodes_[stack_.back()];
-      stack_.pop_back();
-      for (const Label operand : {node.a, node.b}) {
-        if ((operand & kNodeBit) != 0 && mark(operand & kPayloadMask)) stack_.push_back(operand & kPayloadMask);
+    // Down one newly marked operand in a register, the other on the stack.
+    for (;;) {
+      const Node& node = nodes_[index];
+      const Label a = node.a, b = node.b;
+      const bool into_a = (a & kNodeBit) != 0 && mark(a & kPayloadMask);
+      const bool into_b = (b & kNodeBit) != 0 && mark(b & kPayloadMask);
+      if (into_a) {
+        if (into_b) stack_.push_back(b & kPayloadMask);
+        index = a & kPayloadMask;
+      } else if (into_b) {
+        index = b & kPayloadMask;
+      } else if (!stack_.empty()) {
+        index = stack_.back();
+        stack_.pop_back();
+      } else {
+        return;
       }
     }
   }
