@@ -5,7 +5,10 @@
 // DataFlowSanitizer: every SSA value of a data type (integer, floating point,
 // vectors and aggregates of those) gets a 64-bit shadow *label*, labels are
 // propagated along data dependences only, and the runtime owns shadow memory
-// (loads and stores call hooks instead of touching shadow memory inline).
+// (stores call hooks; a load reads the runtime's cached shadow pages inline
+// and calls its hook only when that does not settle it, and a union makes
+// its label-DAG node inline from a run of slots the runtime hands out:
+// runtime_abi.h).
 //
 // What carries a label and what does not (DESIGN.md, "Semantics contract"):
 //   - pointers are structure, not values: no labels, address arithmetic and
@@ -15,7 +18,7 @@
 //     is *consumed* there: every process of an SPMD program takes the same
 //     branch, so it must know that data. The pass reports it with __ca_use
 //     (a global residual tested only in a loop condition is an Allreduce);
-//   - a load yields a leaf label from the runtime (__ca_load); a copy-like
+//   - a load yields a leaf label (inline or from __ca_load); a copy-like
 //     instruction (bitcast/trunc/zext/sext/extract) keeps its operand's label;
 //     every arithmetic/logic/compare/math step is a *computation*: the label is
 //     the union of the operand labels with CA_COMPUTED_BIT set.
