@@ -5,7 +5,10 @@
 // DataFlowSanitizer: every SSA value of a data type (integer, floating point,
 // vectors and aggregates of those) gets a 64-bit shadow *label*, labels are
 // propagated along data dependences only, and the runtime owns shadow memory
-// (loads and stores call hooks instead of touching shadow memory inline).
+// (stores call hooks; a load reads the runtime's cached shadow pages inline
+// and calls its hook only when that does not settle it, and a union makes
+// its label-DAG node inline from a run of slots the runtime hands out:
+// runtime_abi.h).
 //
 // What carries a label and what does not (DESIGN.md, "Semantics contract"):
 //   - pointers are structure, not values: no labels, address arithmetic and
@@ -15,7 +18,7 @@
 //     is *consumed* there: every process of an SPMD program takes the same
 //     branch, so it must know that data. The pass reports it with __ca_use
 //     (a global residual tested only in a loop condition is an Allreduce);
-//   - a load yields a leaf label from the runtime (__ca_load); a copy-like
+//   - a load yields a leaf label (inline or from __ca_load); a copy-like
 //     instruction (bitcast/trunc/zext/sext/extract) keeps its operand's label;
 //     every arithmetic/logic/compare/math step is a *computation*: the label is
 //     the union of the operand labels with CA_COMPUTED_BIT set.
@@ -69,6 +72,14 @@ namespace {
 constexpr uint64_t kComputedBit = uint64_t(1) << 63;  // CA_COMPUTED_BIT
 constexpr unsigned kMaxArgLabels = 64;                // CA_MAX_ARG_LABELS
 constexpr uint64_t kMaxAccess = 64;  // largest size __ca_load/__ca_store take
+// The runtime's shadow memory as the inline load path sees it (runtime_abi.h:
+// CA_SHADOW_*, __ca_shadow_cache).
+constexpr uint64_t kShadowWordShift = 2;        // 4-byte words
+constexpr uint64_t kShadowPageBits = 14;        // words per page: 2^14
+constexpr unsigned kShadowCacheEntries = 64;    // direct-mapped, 2^6
+constexpr uint64_t kShadowCacheMultiplier = 0x9E3779B97F4A7C15ull;
+constexpr uint64_t kMaxInlineLoad = 8;          // larger loads always call
+constexpr uint64_t kNodeBit = uint64_t(1) << 62; // a label naming a node
 
 // Data = something a program computes with: integers, floating point, and
 // aggregates with at least one such field. Pointers are structure and carry
@@ -256,6 +267,11 @@ struct Runtime {
   ArrayType *ArgLabelsTy;
   FunctionCallee Load, Store, Clear, MemCpy, MemSet, Union, Use;
   GlobalVariable *ArgLabels, *ArgCallee, *RetLabel, *RetValid;
+  StructType *CacheEntryTy;
+  ArrayType *CacheTy;
+  GlobalVariable *ShadowCache, *FastLoads;
+  StructType *NodeTy, *NodeRunTy;
+  GlobalVariable *NodeRun;
 
   explicit Runtime(Module &M) {
     LLVMContext &C = M.getContext();
@@ -280,6 +296,20 @@ struct Runtime {
     ArgCallee = tls(M, "__ca_arg_callee", Ptr);
     RetLabel = tls(M, "__ca_ret_label", I64);
     RetValid = tls(M, "__ca_ret_valid", I32);
+    CacheEntryTy = StructType::get(C, {I64, Ptr});
+    CacheTy = ArrayType::get(CacheEntryTy, kShadowCacheEntries);
+    ShadowCache = global(M, "__ca_shadow_cache", CacheTy);
+    FastLoads = global(M, "__ca_fast_loads", I64);
+    NodeTy = StructType::get(C, {I64, I64});
+    NodeRunTy = StructType::get(C, {Ptr, I64, I64});
+    NodeRun = global(M, "__ca_node_run", NodeRunTy);
+  }
+
+  static GlobalVariable *global(Module &M, StringRef Name, Type *Ty) {
+    if (GlobalVariable *G = M.getGlobalVariable(Name, /*AllowInternal=*/true))
+      return G;
+    return new GlobalVariable(M, Ty, /*isConstant=*/false,
+                              GlobalValue::ExternalLinkage, nullptr, Name);
   }
 
   static GlobalVariable *tls(Module &M, StringRef Name, Type *Ty) {
@@ -661,6 +691,82 @@ private:
     return P;
   }
 
+  // The label of a computation on labels LA and LB, as __ca_union(LA, LB),
+  // inline where runtime_abi.h allows: equal labels (up to the computed
+  // bit) give LA | CA_COMPUTED_BIT, and two distinct non-zero labels a new
+  // node from the runtime's run of free node slots while it lasts. The
+  // call is left for zero operands and an exhausted run. B ends up after
+  // the merge.
+  Value *emitUnion(IRBuilder<> &B, Value *LA, Value *LB) {
+    LLVMContext &C = F.getContext();
+    Instruction *SplitBefore = &*B.GetInsertPoint();
+    BasicBlock *Head = SplitBefore->getParent();
+    BasicBlock *Tail = Head->splitBasicBlock(SplitBefore, "ca.union.done");
+    BasicBlock *Check = BasicBlock::Create(C, "ca.union.check", &F, Tail);
+    BasicBlock *Bump = BasicBlock::Create(C, "ca.union.node", &F, Tail);
+    BasicBlock *Slow = BasicBlock::Create(C, "ca.union.call", &F, Tail);
+    Head->getTerminator()->eraseFromParent();
+    MDNode *Likely = MDBuilder(C).createBranchWeights(1000, 1);
+
+    IRBuilder<> H(Head);
+    Value *A = H.CreateAnd(LA, ~kComputedBit);
+    Value *Bv = H.CreateAnd(LB, ~kComputedBit);
+    Value *Same = H.CreateOr(A, kComputedBit);
+    H.CreateCondBr(H.CreateICmpEQ(A, Bv), Tail, Check);
+
+    IRBuilder<> CB(Check);
+    Value *NextPtr = CB.CreateStructGEP(RT.NodeRunTy, RT.NodeRun, 1);
+    Value *Next = CB.CreateLoad(RT.I64, NextPtr);
+    Value *End = CB.CreateLoad(RT.I64,
+                               CB.CreateStructGEP(RT.NodeRunTy, RT.NodeRun, 2));
+    Value *Ok = CB.CreateAnd(
+        CB.CreateAnd(CB.CreateICmpNE(A, zero()), CB.CreateICmpNE(Bv, zero())),
+        CB.CreateICmpNE(Next, End));
+    CB.CreateCondBr(Ok, Bump, Slow, Likely);
+
+    // a (+) b is a itself when b is an operand of node a: f(x) - x, or a
+    // decision accumulator joined with what it just selected. No new node,
+    // as in the runtime's join (which also tries the other way round; here
+    // that costs more in a register-tight loop than the nodes it saves).
+    // The run is not empty, so the arena has a node 0 to read for a leaf.
+    IRBuilder<> OB(Bump);
+    Value *Base = OB.CreateLoad(RT.Ptr, RT.NodeRun); // field 0
+    auto holds = [&](Value *N, Value *X) {
+      Value *IsNode = OB.CreateICmpNE(OB.CreateAnd(N, kNodeBit), zero());
+      Value *Index = OB.CreateSelect(
+          IsNode, OB.CreateAnd(N, ~(kNodeBit | kComputedBit)), zero());
+      Value *Op = OB.CreateInBoundsGEP(RT.NodeTy, Base, Index);
+      Value *OpA = OB.CreateLoad(RT.I64, Op);
+      Value *OpB = OB.CreateLoad(RT.I64, OB.CreateStructGEP(RT.NodeTy, Op, 1));
+      return OB.CreateAnd(IsNode, OB.CreateOr(OB.CreateICmpEQ(OpA, X),
+                                              OB.CreateICmpEQ(OpB, X)));
+    };
+    Value *AHoldsB = holds(A, Bv);
+    Value *Kept = OB.CreateOr(A, kComputedBit);
+    BasicBlock *Make = BasicBlock::Create(C, "ca.union.make", &F, Tail);
+    OB.CreateCondBr(AHoldsB, Tail, Make);
+
+    IRBuilder<> NB(Make);
+    Value *Slot = NB.CreateInBoundsGEP(RT.NodeTy, Base, Next);
+    NB.CreateStore(A, Slot);
+    NB.CreateStore(Bv, NB.CreateStructGEP(RT.NodeTy, Slot, 1));
+    NB.CreateStore(NB.CreateAdd(Next, NB.getInt64(1)), NextPtr);
+    Value *Node = NB.CreateOr(Next, kNodeBit | kComputedBit);
+    NB.CreateBr(Tail);
+
+    IRBuilder<> SB(Slow);
+    Value *Called = SB.CreateCall(RT.Union, {LA, LB});
+    SB.CreateBr(Tail);
+
+    B.SetInsertPoint(SplitBefore); // the first instruction of Tail
+    PHINode *P = B.CreatePHI(RT.I64, 4, "ca.union");
+    P->addIncoming(Same, Head);
+    P->addIncoming(Kept, Bump);
+    P->addIncoming(Node, Make);
+    P->addIncoming(Called, Slow);
+    return P;
+  }
+
   // A computation over the labels of Ops: fold pairwise with __ca_union,
   // inlining the two cases the ABI defines (a == b, which covers both == 0).
   Value *emitCompute(IRBuilder<> &B, ArrayRef<Value *> Ops,
@@ -678,10 +784,8 @@ private:
     Value *Acc = Ls[0];
     if (Ls.size() == 1)
       return B.CreateOr(Acc, kComputedBit);
-    for (Value *L : drop_begin(Ls)) {
-      Value *Fast = B.CreateOr(Acc, kComputedBit);
-      Acc = unionUnless(B, B.CreateICmpEQ(Acc, L), Fast, Acc, L);
-    }
+    for (Value *L : drop_begin(Ls))
+      Acc = emitUnion(B, Acc, L);
     return Acc;
   }
 
@@ -791,11 +895,82 @@ private:
     Value *Acc = nullptr;
     for (uint64_t Off = 0; Off < Size; Off += kMaxAccess) {
       Value *P = offset(B, Addr, Off);
-      Value *L = B.CreateCall(
-          RT.Load, {P, B.getInt32(std::min(kMaxAccess, Size - Off))});
+      Value *L = emitLoadPiece(B, P, std::min(kMaxAccess, Size - Off));
       Acc = Acc ? emitCombine(B, Acc, L) : L;
     }
     return Acc ? Acc : zero();
+  }
+
+  // The label of one load piece: __ca_load(P, Size), or for a small access
+  // whose words are in a page of the runtime's page cache and all hold the
+  // same value v, v itself without a call (runtime_abi.h). B ends up after
+  // the merge.
+  Value *emitLoadPiece(IRBuilder<> &B, Value *P, uint64_t Size) {
+    if (Size > kMaxInlineLoad)
+      return B.CreateCall(RT.Load, {P, B.getInt32(Size)});
+    LLVMContext &C = F.getContext();
+    Instruction *SplitBefore = &*B.GetInsertPoint();
+    BasicBlock *Head = SplitBefore->getParent();
+    BasicBlock *Tail = Head->splitBasicBlock(SplitBefore, "ca.load.done");
+    BasicBlock *Probe = BasicBlock::Create(C, "ca.load.probe", &F, Tail);
+    BasicBlock *Fast = BasicBlock::Create(C, "ca.load.fast", &F, Tail);
+    BasicBlock *Slow = BasicBlock::Create(C, "ca.load.slow", &F, Tail);
+    Head->getTerminator()->eraseFromParent();
+    MDNode *Likely = MDBuilder(C).createBranchWeights(1000, 1);
+
+    // Head: is the page of the first word cached, and the last word in it?
+    IRBuilder<> H(Head);
+    Value *A = H.CreatePtrToInt(P, RT.I64);
+    Value *W0 = H.CreateLShr(A, kShadowWordShift);
+    Value *W1 = H.CreateLShr(H.CreateAdd(A, H.getInt64(Size - 1)),
+                             kShadowWordShift);
+    Value *Page0 = H.CreateLShr(W0, kShadowPageBits);
+    Value *Slot = H.CreateLShr(
+        H.CreateMul(Page0, H.getInt64(kShadowCacheMultiplier)), 64 - 6);
+    Value *Entry = H.CreateInBoundsGEP(RT.CacheTy, RT.ShadowCache,
+                                       {H.getInt64(0), Slot});
+    Value *Number = H.CreateLoad(RT.I64, Entry);
+    Value *Hit = H.CreateICmpEQ(Number, Page0);
+    if (Size > 1) // at most two words, both in the page
+      Hit = H.CreateAnd(Hit, H.CreateICmpEQ(H.CreateLShr(W1, kShadowPageBits),
+                                            Page0));
+    if (Size > 4)
+      Hit = H.CreateAnd(Hit, H.CreateICmpULT(H.CreateSub(W1, W0),
+                                             H.getInt64(2)));
+    H.CreateCondBr(Hit, Probe, Slow, Likely);
+
+    // Probe: the words hold one value?
+    IRBuilder<> PB(Probe);
+    Value *PagePtr = PB.CreateLoad(
+        RT.Ptr, PB.CreateStructGEP(RT.CacheEntryTy, Entry, 1));
+    const uint64_t Mask = (uint64_t(1) << kShadowPageBits) - 1;
+    Value *V0 = PB.CreateLoad(
+        RT.I32, PB.CreateInBoundsGEP(RT.I32, PagePtr,
+                                     PB.CreateAnd(W0, PB.getInt64(Mask))));
+    Value *Ok = PB.CreateICmpNE(V0, PB.getInt32(0));
+    if (Size > 1) {
+      Value *V1 = PB.CreateLoad(
+          RT.I32, PB.CreateInBoundsGEP(RT.I32, PagePtr,
+                                       PB.CreateAnd(W1, PB.getInt64(Mask))));
+      Ok = PB.CreateAnd(Ok, PB.CreateICmpEQ(V0, V1));
+    }
+    PB.CreateCondBr(Ok, Fast, Slow, Likely);
+
+    IRBuilder<> FB(Fast);
+    Value *Count = FB.CreateLoad(RT.I64, RT.FastLoads);
+    FB.CreateStore(FB.CreateAdd(Count, FB.getInt64(1)), RT.FastLoads);
+    Value *Leaf = FB.CreateZExt(V0, RT.I64);
+    FB.CreateBr(Tail);
+
+    IRBuilder<> SB(Slow);
+    Value *Called = SB.CreateCall(RT.Load, {P, SB.getInt32(Size)});
+    SB.CreateBr(Tail);
+
+    B.SetInsertPoint(SplitBefore); // the first instruction of Tail
+    PHINode *L = B.CreatePHI(RT.I64, 2, "ca.load");
+    L->addIncoming(Leaf, Fast);
+    L->addIncoming(Called, Slow);
+    return L;
   }
 
   void emitStoreHook(IRBuilder<> &B, Value *Addr, uint64_t Size, Value *L) {
@@ -934,8 +1109,7 @@ private:
       return B.CreateOr(LA, kComputedBit);
     if (isZero(LA))
       return B.CreateOr(LB, kComputedBit);
-    return unionUnless(B, B.CreateICmpEQ(LA, LB),
-                       B.CreateOr(LA, kComputedBit), LA, LB);
+    return emitUnion(B, LA, LB);
   }
 
   void visitCmpXchg(AtomicCmpXchgInst &CX) {

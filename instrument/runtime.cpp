@@ -9,6 +9,8 @@
 #include <malloc.h>
 #include <sys/resource.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -23,12 +25,30 @@
 
 static_assert(CA_COMPUTED_BIT == commanalyzer::kComputedBit, "label encoding shared with the pass");
 
+using ShadowCacheEntry = commanalyzer::PagedShadowMemory<>::CacheEntry;
+
 extern "C" {
 __thread ca_label __ca_arg_labels[CA_MAX_ARG_LABELS];
 __thread const void* __ca_arg_callee;
 __thread ca_label __ca_ret_label;
 __thread uint32_t __ca_ret_valid;
+// The page cache of the analyzer's shadow memory, read by the inline load
+// path (runtime_abi.h); and the loads that path served.
+constinit ShadowCacheEntry __ca_shadow_cache[CA_SHADOW_CACHE_ENTRIES] = {};
+uint64_t __ca_fast_loads = 0;
+// The slicer's run of free node slots, used by the inline union path.
+constinit commanalyzer::UnionDagSlicer::NodeRun __ca_node_run = {};
 }
+
+static_assert(CA_SHADOW_WORD_BYTES == commanalyzer::PagedShadowMemory<>::kWordBytes &&
+                  (UINT64_C(1) << CA_SHADOW_PAGE_BITS) == commanalyzer::PagedShadowMemory<>::kPageWords &&
+                  CA_SHADOW_CACHE_ENTRIES == (1 << commanalyzer::PagedShadowMemory<>::kCacheBits) &&
+                  CA_SHADOW_CACHE_MULTIPLIER == commanalyzer::PagedShadowMemory<>::kCacheMultiplier,
+              "shadow layout shared with the pass");
+static_assert(sizeof(commanalyzer::UnionDagSlicer::Node) == 16 && sizeof(commanalyzer::UnionDagSlicer::NodeRun) == 24 &&
+                  commanalyzer::kNodeBit == (UINT64_C(1) << 62),
+              "node layout shared with the pass");
+static_assert(sizeof(ShadowCacheEntry) == 16 && offsetof(ShadowCacheEntry, page) == 8, "cache entry layout shared with the pass");
 
 namespace {
 
@@ -48,7 +68,7 @@ void write_profile_at_exit() {
   const auto& s = a.stats();
   commanalyzer::ProfileInfo info;
   info.word_bytes = RuntimeAnalyzer::kWordBytes;
-  info.metadata = "loads=" + std::to_string(s.loads) + " stores=" + std::to_string(s.stores) +
+  info.metadata = "loads=" + std::to_string(s.loads + __ca_fast_loads) + " stores=" + std::to_string(s.stores) +
                   " replications=" + std::to_string(s.replications) + " creations=" + std::to_string(s.creations) +
                   " inputs=" + std::to_string(s.inputs) + " uses=" + std::to_string(s.uses) + " analysis_memory_bytes=" + std::to_string(a.memory_bytes()) +
                   " label_nodes=" + std::to_string(a.slicer().node_count()) +
@@ -118,6 +138,8 @@ void enable_label_collection(RuntimeAnalyzer& a) {
 
 [[gnu::noinline, gnu::cold]] RuntimeAnalyzer& start() {
   g_analyzer = new RuntimeAnalyzer();  // never freed: hooks may run during exit
+  g_analyzer->shadow().share_cache(__ca_shadow_cache);
+  g_analyzer->slicer().share_run(&__ca_node_run);
   enable_label_collection(*g_analyzer);
   std::atexit(write_profile_at_exit);
   return *g_analyzer;
@@ -255,9 +277,15 @@ uint64_t __ca_debug_use_count(void) { return analyzer().stats().uses; }
 
 uint64_t __ca_debug_p2p_bytes(int procs, int (*owner)(uintptr_t home, int procs)) {
   RuntimeAnalyzer& recorded = analyzer();
-  // Hooks fired by the callback go to a scratch analyzer meanwhile.
+  // Hooks fired by the callback go to a scratch analyzer meanwhile; the
+  // inline load path must not see the recorded shadow memory then.
   RuntimeAnalyzer scratch;
   g_analyzer = &scratch;
+  ShadowCacheEntry saved_cache[CA_SHADOW_CACHE_ENTRIES];
+  std::copy(__ca_shadow_cache, __ca_shadow_cache + CA_SHADOW_CACHE_ENTRIES, saved_cache);
+  std::fill(__ca_shadow_cache, __ca_shadow_cache + CA_SHADOW_CACHE_ENTRIES, ShadowCacheEntry{});
+  const commanalyzer::UnionDagSlicer::NodeRun saved_run = __ca_node_run;
+  __ca_node_run = {};  // inline unions call the scratch analyzer meanwhile
   using Profile = RuntimeAnalyzer::ProfileType;
   commanalyzer::OwnerMapPartitioner map{[owner](commanalyzer::Address home, int n) -> commanalyzer::ProcId {
     return owner(static_cast<uintptr_t>(home), n);
@@ -266,6 +294,8 @@ uint64_t __ca_debug_p2p_bytes(int procs, int (*owner)(uintptr_t home, int procs)
       recorded.profile(), {}, map);
   const uint64_t bytes = estimator.estimate(procs).p2p_bytes;
   g_analyzer = &recorded;
+  std::copy(saved_cache, saved_cache + CA_SHADOW_CACHE_ENTRIES, __ca_shadow_cache);
+  __ca_node_run = saved_run;
   return bytes;
 }
 

@@ -30,6 +30,21 @@ typedef uint64_t ca_label;
 #define CA_MAX_ARG_LABELS 64
 
 // Memory. size is the access size in bytes (1..64).
+// A leaf label is the value id itself (bits 32..63 clear), and the pass may
+// serve a load inline from the runtime's shadow memory, as __ca_load would:
+// word w = addr / CA_SHADOW_WORD_BYTES lies in page p = w >> CA_SHADOW_PAGE_BITS;
+// the entry __ca_shadow_cache[(p * CA_SHADOW_CACHE_MULTIPLIER) >> (64 - 6)]
+// is {p, page} if page p is cached, and page[w & (2^CA_SHADOW_PAGE_BITS - 1)]
+// is the uint32_t value id word w holds (0: none). When every word of the
+// access is in one cached page and holds the same non-zero id v, the load's
+// label is v; the pass then adds 1 to __ca_fast_loads (the load count of the
+// profile's metadata) instead of calling __ca_load. Anything else: the call.
+// (Declared here for the pass's benefit; runtime.cpp defines them with the
+// shadow memory's own entry type.)
+#define CA_SHADOW_WORD_BYTES 4
+#define CA_SHADOW_PAGE_BITS 14
+#define CA_SHADOW_CACHE_ENTRIES 64
+#define CA_SHADOW_CACHE_MULTIPLIER UINT64_C(0x9E3779B97F4A7C15)
 ca_label __ca_load(const void* addr, uint32_t size);
 void __ca_store(void* addr, uint32_t size, ca_label label);
 // A store of pointer-typed data: structure, not a value; kills what was there.
@@ -41,7 +56,15 @@ void __ca_memset(void* dst, uint64_t size);
 
 // Computation: the label of an instruction with two data operands.
 // Callers may skip the call when a == 0 && b == 0 (result: CA_COMPUTED_BIT)
-// or a == b (result: a | CA_COMPUTED_BIT).
+// or a == b (result: a | CA_COMPUTED_BIT), and more generally when a and b
+// are equal once their CA_COMPUTED_BIT is cleared (result: that | the bit).
+// They may also make the union node themselves, from the runtime's run of
+// free node slots (commanalyzer::UnionDagSlicer::NodeRun):
+//   struct { struct { uint64_t a, b; } *base; uint64_t next, end; } __ca_node_run;
+// When a' = a & ~CA_COMPUTED_BIT and b' = b & ~CA_COMPUTED_BIT are both
+// non-zero and distinct and next != end: base[next] = {a', b'}; the label is
+// next | (1 << 62) | CA_COMPUTED_BIT; next += 1. Only the runtime refills
+// the run (inside __ca_union), so base is read after next and end.
 ca_label __ca_union(ca_label a, ca_label b);
 
 // Control flow: the data `label` decides a conditional branch or switch at

@@ -30,6 +30,13 @@ __thread ca_label __ca_arg_labels[CA_MAX_ARG_LABELS];
 __thread const void* __ca_arg_callee;
 __thread ca_label __ca_ret_label;
 __thread uint32_t __ca_ret_valid;
+// The inline load path of the pass (runtime_abi.h) never finds a page here:
+// every load calls __ca_load.
+struct { uint64_t number; void* page; } __ca_shadow_cache[CA_SHADOW_CACHE_ENTRIES] = {
+    [0 ... CA_SHADOW_CACHE_ENTRIES - 1] = {UINT64_MAX, 0}};
+uint64_t __ca_fast_loads;
+// Nor a free node slot: every union of distinct labels calls __ca_union.
+struct { void* base; uint64_t next, end; } __ca_node_run;
 
 #define WORD 4u
 #define NODE_BIT (UINT64_C(1) << 62)

@@ -160,9 +160,16 @@ class Analyzer {
     // Snapshot first: the ranges may overlap (memmove). The words of
     // src + k * kWordBytes (and of dst) are consecutive.
     const std::uint64_t words = (size + kWordBytes - 1) / kWordBytes;
-    copy_buffer_.resize(words);
     const std::uint64_t from = src / kWordBytes, to = dst / kWordBytes;
     if constexpr (kShadowRuns) {
+      // Nothing to replicate (the common case of the runtime's own realloc:
+      // memory that never held a value): the copy only clears the
+      // destination, and needs no snapshot.
+      if (holds_nothing(from, words)) {
+        clear_words(to, words);
+        return;
+      }
+      copy_buffer_.resize(words);
       for (std::uint64_t k = 0; k < words;) {
         std::uint64_t in_page;
         const ValueId* p = std::as_const(shadow_).run(from + k, in_page);
@@ -186,6 +193,7 @@ class Analyzer {
         k += n;
       }
     } else {
+      copy_buffer_.resize(words);
       for (std::uint64_t k = 0; k < words; ++k) copy_buffer_[k] = shadow_.get(from + k);
       for (std::uint64_t k = 0; k < words; ++k) assign_word(to + k, copy_buffer_[k]);
     }
@@ -204,6 +212,12 @@ class Analyzer {
   // Pointer data: structure, not a value; kills what the words held.
   void clear(Address addr, std::uint64_t size) {
     const auto [first, last] = words_of<kWordBytes>(addr, size);
+    if constexpr (kShadowRuns) {
+      if (last - first < ~std::uint64_t{0}) {
+        clear_words(first, last - first + 1);
+        return;
+      }
+    }
     for (std::uint64_t w = first; w <= last; ++w) assign_word(w, kNoValue);
   }
 
@@ -257,6 +271,7 @@ class Analyzer {
   const AnalyzerStats& stats() const { return stats_; }
   const SlicerT& slicer() const { return slicer_; }
   SlicerT& slicer() { return slicer_; }  // e.g. UnionDagSlicer::enable_collection
+  Shadow& shadow() { return shadow_; }   // e.g. PagedShadowMemory::share_cache
   ValueId value_at(Address addr) const { return shadow_.get(addr / kWordBytes); }
   bool counting() const { return counting_; }
 
@@ -305,6 +320,35 @@ class Analyzer {
       }
     }
     for (std::uint64_t w = first; w <= last; ++w) assign_word(w, v);
+  }
+
+  // Do the `count` words from `first` all hold kNoValue? Pages never
+  // written are skipped whole.
+  bool holds_nothing(std::uint64_t first, std::uint64_t count) const {
+    for (std::uint64_t k = 0; k < count;) {
+      std::uint64_t in_page;
+      const ValueId* p = shadow_.run(first + k, in_page);
+      const std::uint64_t n = std::min(in_page, count - k);
+      if (p != nullptr && std::any_of(p, p + n, [](ValueId v) { return v != kNoValue; })) return false;
+      k += n;
+    }
+    return true;
+  }
+
+  // assign_word(w, kNoValue) for the `count` words from `first`, page by
+  // page: a page never written holds nothing to clear.
+  void clear_words(std::uint64_t first, std::uint64_t count) {
+    for (std::uint64_t k = 0; k < count;) {
+      std::uint64_t in_page;
+      ValueId* p = shadow_.run(first + k, in_page);
+      const std::uint64_t n = std::min(in_page, count - k);
+      if (p != nullptr) {
+        for (std::uint64_t i = 0; i < n; ++i) {
+          if (p[i] != kNoValue) assign_slot(p[i], kNoValue);
+        }
+      }
+      k += n;
+    }
   }
 
   // Does the shadow memory offer direct runs (PagedShadowMemory::run)?

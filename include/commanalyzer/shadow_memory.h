@@ -8,6 +8,7 @@
 #ifndef COMMANALYZER_SHADOW_MEMORY_H_
 #define COMMANALYZER_SHADOW_MEMORY_H_
 
+#include <algorithm>
 #include <array>
 #include <concepts>
 #include <cstddef>
@@ -75,6 +76,49 @@ class PagedShadowMemory {
     return directory_.size() * (sizeof(Page) + 2 * sizeof(std::uint64_t));
   }
 
+  // ------------------------------------------- the page cache, shared
+  //
+  // A small direct-mapped cache of recently used pages sits in front of the
+  // directory: a stencil reading one array and writing another (or three
+  // arrays, as in C += A x B) keeps all its pages cached instead of
+  // thrashing a single entry. Pages are never freed, so entries stay valid.
+  // Its layout is fixed, so that code outside (the instrumented program's
+  // inline load path, instrument/runtime_abi.h) can read it: entry
+  // cache_slot(p) names page p if its `number` is p; a page's slots are the
+  // ValueIds of its words, in order.
+  static constexpr unsigned kCacheBits = 6;
+  static constexpr std::uint64_t kCacheMultiplier = 0x9E3779B97F4A7C15ull;
+  using Page = std::array<ValueId, kPageWords>;
+  struct CacheEntry {
+    std::uint64_t number = ~std::uint64_t{0};  // no page has this number
+    Page* page = nullptr;
+  };
+
+  static std::size_t cache_slot(std::uint64_t page_number) {
+    return static_cast<std::size_t>((page_number * kCacheMultiplier) >> (64 - kCacheBits));
+  }
+
+  PagedShadowMemory() = default;
+  PagedShadowMemory(PagedShadowMemory&& other) noexcept
+      : directory_(std::move(other.directory_)), own_cache_(other.own_cache_) {
+    other.forget_cache();
+  }
+  PagedShadowMemory& operator=(PagedShadowMemory&& other) noexcept {
+    if (this != &other) {
+      directory_ = std::move(other.directory_);
+      forget_cache();
+      other.forget_cache();
+    }
+    return *this;
+  }
+
+  // Keep the cache in `storage` (1 << kCacheBits entries, which must outlive
+  // this object or the next share_cache) from now on.
+  void share_cache(CacheEntry* storage) {
+    std::copy(cache_, cache_ + kCacheSize, storage);
+    cache_ = storage;
+  }
+
   // Direct access to a run of words (optional part of the interface, used
   // by the Analyzer's multi-word fast paths): the slot of `word`, and in
   // `in_page` how many words from it on share its page (all of them are
@@ -92,23 +136,21 @@ class PagedShadowMemory {
   }
 
  private:
-  using Page = std::array<ValueId, kPageWords>;
+  static constexpr std::size_t kCacheSize = std::size_t{1} << kCacheBits;
 
-  // A small direct-mapped cache of recently used pages in front of the
-  // directory: a stencil reading one array and writing another (or three
-  // arrays, as in C += A x B) keeps all its pages cached instead of
-  // thrashing a single entry. Pages are never freed, so entries stay valid.
-  static constexpr unsigned kCacheBits = 6;
-  struct CacheEntry {
-    std::uint64_t number = ~std::uint64_t{0};  // no page has this number
-    Page* page = nullptr;
-  };
-
-  static std::size_t cache_slot(std::uint64_t page_number) {
-    return static_cast<std::size_t>((page_number * 0x9E3779B97F4A7C15ull) >> (64 - kCacheBits));
+  // Back to the object's own cache, empty.
+  void forget_cache() {
+    cache_ = own_cache_.data();
+    own_cache_.fill(CacheEntry{});
   }
 
-  Page* find_page(std::uint64_t page_number) const {
+  [[gnu::always_inline]] Page* find_page(std::uint64_t page_number) const {
+    const CacheEntry& entry = cache_[cache_slot(page_number)];
+    if (entry.number == page_number) [[likely]] return entry.page;
+    return find_page_slow(page_number);
+  }
+
+  [[gnu::noinline]] Page* find_page_slow(std::uint64_t page_number) const {
     CacheEntry& entry = cache_[cache_slot(page_number)];
     if (entry.number == page_number) return entry.page;
     auto it = directory_.find(page_number);
@@ -127,7 +169,8 @@ class PagedShadowMemory {
   }
 
   absl::flat_hash_map<std::uint64_t, std::unique_ptr<Page>> directory_;
-  mutable std::array<CacheEntry, std::size_t{1} << kCacheBits> cache_{};
+  std::array<CacheEntry, kCacheSize> own_cache_{};
+  CacheEntry* cache_ = own_cache_.data();  // own_cache_ or shared storage
 };
 
 // Alternative: one hash-map entry per word. Slower on dense arrays, but

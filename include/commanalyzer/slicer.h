@@ -66,14 +66,7 @@ inline constexpr Label trivial_join(Label& a, Label& b) {
 // Sorts and deduplicates the few leaves of a small walk (a stencil's five):
 // insertion sort in place; std::sort's insertion step calls memmove per
 // element, which costs more than the whole sort of five ids.
-inline void sort_unique_small(std::vector<ValueId>& ids) {
-  if (ids.size() > 32) {
-    std::sort(ids.begin(), ids.end());
-    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-    return;
-  }
-  ValueId* const a = ids.data();
-  const std::size_t n = ids.size();
+inline std::size_t sort_unique_small(ValueId* a, std::size_t n) {
   std::size_t kept = 0;  // a[0, kept) is sorted and unique
   for (std::size_t i = 0; i < n; ++i) {
     const ValueId x = a[i];
@@ -90,7 +83,16 @@ inline void sort_unique_small(std::vector<ValueId>& ids) {
     a[j] = x;
     ++kept;
   }
-  ids.resize(kept);
+  return kept;
+}
+
+inline void sort_unique_small(std::vector<ValueId>& ids) {
+  if (ids.size() > 32) {
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    return;
+  }
+  ids.resize(sort_unique_small(ids.data(), ids.size()));
 }
 
 // Sorts distinct ids, all in [lo, hi], ascending: std::sort for short
@@ -140,6 +142,29 @@ class UnionDagSlicer {
   ValueId leaf_value(Label a) const { return slicer_internal::leaf_value(a); }
   bool is_compound(Label a) const { return slicer_internal::is_compound(a); }
 
+  // The node arena: node label kNodeBit | i names nodes()[i], the union of
+  // its operands (labels with the computed bit cleared, in either order).
+  struct Node {
+    Label a, b;
+  };
+
+  // New nodes take the slots [next, end) of `base` (the arena) in order.
+  // Shared (share_run), the run lets code outside make nodes as join does,
+  // without the memo: a join of distinct labels a and b, both non-zero
+  // with their computed bits cleared, may write {a, b} at base[next], take
+  // kNodeBit | kComputedBit | next as its label and advance next, while
+  // next != end. Only join refills the run (and moves the arena).
+  struct NodeRun {
+    Node* base = nullptr;
+    std::uint64_t next = 0;
+    std::uint64_t end = 0;
+  };
+  // Keep the run in `storage` from now on (which must outlive this object).
+  void share_run(NodeRun* storage) {
+    *storage = own_run_;
+    shared_run_ = storage;
+  }
+
   Label join(Label a, Label b) {
     if (const Label done = slicer_internal::trivial_join(a, b); done != kNoLabel) return done;
     if (a > b) std::swap(a, b);  // union is commutative: one memo entry
@@ -155,7 +180,7 @@ class UnionDagSlicer {
         if (na.a == b || na.b == b) return a | kComputedBit;
       }
     }
-    MemoEntry& slot = memo_[absl::HashOf(a, b) & (memo_.size() - 1)];
+    MemoEntry& slot = memo_[memo_slot(a, b)];
     // A memo entry is written only when a node is made, and names operands
     // older than that node: the newest node is in no entry yet, so a chain
     // s = s (+) x (b newest, as the larger label) skips the probe.
@@ -164,6 +189,14 @@ class UnionDagSlicer {
     const Label node = new_node(a, b);
     slot = {a, b, node};
     return node;
+  }
+
+  // A multiply-shift hash of the pair (a join is too cheap for a general
+  // hash: absl::HashOf cost as much as the rest of the join). Only the
+  // memo's hit rate depends on it, never a result.
+  std::size_t memo_slot(Label a, Label b) const {
+    const std::uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b + 0x632BE59BD9B4E019ull);
+    return static_cast<std::size_t>((h * 0xD6E8FEB86659FD93ull) >> 32) & (memo_.size() - 1);
   }
 
   // ------------------------------------------------- reclaiming nodes
@@ -203,7 +236,7 @@ class UnionDagSlicer {
 
   std::size_t collections() const { return collections_; }
   // Nodes in use (all of them when nothing was ever collected).
-  std::size_t live_node_count() const { return nodes_.size() - free_slots_; }
+  std::size_t live_node_count() const { return nodes_.size() - free_slots_ - unused_run(); }
 
   void flatten(Label root, std::vector<ValueId>& out) {
     out.clear();
@@ -218,63 +251,98 @@ class UnionDagSlicer {
     // shared operands are removed below).
     // Each step pops one label and pushes at most two: the stack never
     // holds more than kSmallWalk + 1 labels.
+    // Leaves are gathered in a local array (each step finds at most one).
+    // The walk goes down the first operands in a register and leaves only
+    // the second ones on the stack: a round trip through memory per node
+    // would make the walk one long chain of dependent loads.
     std::array<Label, kSmallWalk + 1> stack;
-    std::size_t top = 0;
-    stack[top++] = root;
-    for (std::size_t steps = 0; top != 0; ++steps) {
-      if (steps == kSmallWalk) {
+    std::array<ValueId, kSmallWalk> leaves;
+    std::size_t top = 0, found = 0;
+    Label label = root;
+    for (std::size_t steps = 0;; ++steps) {
+      if (steps == kSmallWalk) [[unlikely]] {
         // Too big: go on with visit marks from where the walk stands (the
         // nodes it already expanded may be expanded once more, no more).
+        stack[top++] = label;
+        out.assign(leaves.data(), leaves.data() + found);
         flatten_marked(std::span<const Label>(stack.data(), top), out);
         return;
       }
-      const Label label = stack[--top];
-      if ((label & kNodeBit) == 0) {
-        out.push_back(static_cast<ValueId>(label));
+      if ((label & kNodeBit) != 0) {
+        const Node& node = nodes_[label & kPayloadMask];
+        stack[top++] = node.b;
+        label = node.a;
         continue;
       }
-      const Node& node = nodes_[label & kPayloadMask];
-      stack[top++] = node.b;
-      stack[top++] = node.a;
+      leaves[found++] = static_cast<ValueId>(label);
+      if (top == 0) break;
+      label = stack[--top];
     }
-    slicer_internal::sort_unique_small(out);
+    if (found > 32) {
+      std::sort(leaves.data(), leaves.data() + found);
+      found = static_cast<std::size_t>(std::unique(leaves.data(), leaves.data() + found) - leaves.data());
+    } else {
+      found = slicer_internal::sort_unique_small(leaves.data(), found);
+    }
+    out.assign(leaves.data(), leaves.data() + found);
   }
 
   // Node slots (live or reusable).
-  std::size_t node_count() const { return nodes_.size(); }
+  std::size_t node_count() const { return nodes_.size() - (run_is_tail_ ? unused_run() : 0); }
 
   std::size_t memory_bytes() const {
-    return nodes_.capacity() * sizeof(Node) + visit_stamp_.capacity() * sizeof(std::uint32_t) +
+    return nodes_.capacity() * sizeof(Node) + visited_.capacity() * sizeof(std::uint64_t) +
+           visited_words_.capacity() * sizeof(std::size_t) +
            memo_.size() * sizeof(MemoEntry) + seen_.capacity() * sizeof(std::uint64_t) +
            in_use_.capacity() * sizeof(std::uint64_t) + seen_words_.capacity() * sizeof(std::uint64_t);
   }
 
  private:
-  Label new_node(Label a, Label b) {
-    if (free_slots_ == 0 && nodes_.size() >= collect_at_) collect(a, b);
-    std::size_t index;
-    if (free_slots_ != 0) {
-      // The next slot not in use, from the cursor up (lazy sweep).
-      std::size_t word = alloc_cursor_ >> 6;
-      std::uint64_t open = ~in_use_[word] & (~std::uint64_t{0} << (alloc_cursor_ & 63));
-      while (open == 0) open = ~in_use_[++word];
-      index = (word << 6) | static_cast<std::size_t>(std::countr_zero(open));
-      in_use_[word] |= std::uint64_t{1} << (index & 63);
-      alloc_cursor_ = index + 1;
-      --free_slots_;
-      nodes_[index] = {a, b};
-    } else {
-      if (nodes_.size() >= kPayloadMask) throw std::length_error("commanalyzer: label DAG full");
-      index = nodes_.size();
-      nodes_.push_back({a, b});
-    }
+  [[gnu::always_inline]] Label new_node(Label a, Label b) {
+    NodeRun& run = this->run();
+    if (run.next == run.end) [[unlikely]] refill(a, b);
+    const std::uint64_t index = run.next++;
+    nodes_[index] = {a, b};
     newest_ = kNodeBit | static_cast<Label>(index);
     return newest_ | kComputedBit;
   }
 
+  // A new run of slots: free ones from the lazy sweep (after a collection,
+  // if one is due), else new ones at the end of the arena.
+  [[gnu::noinline]] void refill(Label a, Label b) {
+    if (free_slots_ == 0 && nodes_.size() >= collect_at_) collect(a, b);
+    NodeRun& run = this->run();
+    if (free_slots_ != 0) {
+      // The next slot not in use, from the cursor up, and the free slots
+      // right after it in the same bitmap word.
+      std::size_t word = alloc_cursor_ >> 6;
+      std::uint64_t open = ~in_use_[word] & (~std::uint64_t{0} << (alloc_cursor_ & 63));
+      while (open == 0) open = ~in_use_[++word];
+      const unsigned bit = static_cast<unsigned>(std::countr_zero(open));
+      const unsigned length = static_cast<unsigned>(std::countr_one(open >> bit));
+      in_use_[word] |= (length == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << length) - 1) << bit;
+      const std::size_t first = (word << 6) | bit;
+      alloc_cursor_ = first + length;
+      free_slots_ -= length;
+      run = {nodes_.data(), first, first + length};
+      run_is_tail_ = false;
+      return;
+    }
+    const std::size_t first = nodes_.size();
+    if (first >= kPayloadMask) throw std::length_error("commanalyzer: label DAG full");
+    const std::size_t length = std::min<std::size_t>(kTailRun, kPayloadMask - first);
+    nodes_.resize(first + length, Node{});  // zero operands: harmless to a stray mark
+    run = {nodes_.data(), first, first + length};
+    run_is_tail_ = true;
+  }
+
+  NodeRun& run() { return shared_run_ != nullptr ? *shared_run_ : own_run_; }
+  const NodeRun& run() const { return shared_run_ != nullptr ? *shared_run_ : own_run_; }
+  std::size_t unused_run() const { return run().end - run().next; }
+
   // Mark (from the scanner's roots and the operands of the join under way),
   // then let new_node reuse every unmarked slot.
-  void collect(Label a, Label b) {
+  [[gnu::noinline]] void collect(Label a, Label b) {
     in_use_.assign((nodes_.size() + 63) / 64, 0);
     marked_ = 0;
     root_words_ = 0;
@@ -309,12 +377,22 @@ class UnionDagSlicer {
     };
     if (!mark(index)) return;
     stack_.clear();
-    stack_.push_back(index);
-    while (!stack_.empty()) {
-      const Node& node = nodes_[stack_.back()];
-      stack_.pop_back();
-      for (const Label operand : {node.a, node.b}) {
-        if ((operand & kNodeBit) != 0 && mark(operand & kPayloadMask)) stack_.push_back(operand & kPayloadMask);
+    // Down one newly marked operand in a register, the other on the stack.
+    for (;;) {
+      const Node& node = nodes_[index];
+      const Label a = node.a, b = node.b;
+      const bool into_a = (a & kNodeBit) != 0 && mark(a & kPayloadMask);
+      const bool into_b = (b & kNodeBit) != 0 && mark(b & kPayloadMask);
+      if (into_a) {
+        if (into_b) stack_.push_back(b & kPayloadMask);
+        index = a & kPayloadMask;
+      } else if (into_b) {
+        index = b & kPayloadMask;
+      } else if (!stack_.empty()) {
+        index = stack_.back();
+        stack_.pop_back();
+      } else {
+        return;
       }
     }
   }
@@ -324,9 +402,10 @@ class UnionDagSlicer {
   // per unique leaf (else radix-sort the leaves).
   static constexpr std::size_t kScanWordsPerLeaf = 4;
 
-  // Iterative DFS; a per-call stamp visits each shared node once, so the
-  // cost is linear in the DAG below the root, never exponential. The stamps
-  // are sized lazily: only labels too big for the small walk need them.
+  // Iterative DFS; a visit bitmap (cleared after the call, word by word)
+  // visits each shared node once, so the cost is linear in the DAG below
+  // the root, never exponential. The bitmap is sized lazily: only labels
+  // too big for the small walk need it.
   // Leaves are deduplicated on the fly with a bitmap over value ids; the
   // unique leaves then come out in order either by scanning the bitmap
   // (when they are dense in their id range, as the residual of a stencil
@@ -351,31 +430,39 @@ class UnionDagSlicer {
   // `out` holds leaves found so far (maybe repeated); `pending` the labels
   // still to expand.
   void flatten_marked(std::span<const Label> pending, std::vector<ValueId>& out) {
-    if (visit_stamp_.size() < nodes_.size()) visit_stamp_.resize(nodes_.size(), 0);
-    if (++stamp_ == 0) {
-      std::fill(visit_stamp_.begin(), visit_stamp_.end(), 0);
-      stamp_ = 1;
-    }
+    if (visited_.size() * 64 < nodes_.size()) visited_.resize((nodes_.size() + 63) / 64, 0);
     ValueId lo = ~ValueId{0}, hi = 0;
     std::size_t kept = 0;
     for (const ValueId v : out) {
       if (add_leaf(v, lo, hi)) out[kept++] = v;
     }
     out.resize(kept);
-    stack_.assign(pending.begin(), pending.end());
-    while (!stack_.empty()) {
-      const Label label = stack_.back();
-      stack_.pop_back();
-      if ((label & kNodeBit) == 0) {
-        if (add_leaf(static_cast<ValueId>(label), lo, hi)) out.push_back(static_cast<ValueId>(label));
-        continue;
+    // The stack holds at most one label per node plus the pending ones:
+    // grown ahead, it needs no check per push.
+    std::size_t top = pending.size();
+    if (stack_.size() < top + 2) stack_.resize(std::max(top + 2, 2 * stack_.size()));
+    std::copy(pending.begin(), pending.end(), stack_.begin());
+    while (top != 0) {
+      // Down the first operands in a register, as in flatten.
+      for (Label label = stack_[--top];;) {
+        if ((label & kNodeBit) == 0) {
+          if (add_leaf(static_cast<ValueId>(label), lo, hi)) out.push_back(static_cast<ValueId>(label));
+          break;
+        }
+        const std::size_t index = label & kPayloadMask;
+        std::uint64_t& word = visited_[index >> 6];
+        const std::uint64_t bit = std::uint64_t{1} << (index & 63);
+        if ((word & bit) != 0) break;
+        if (word == 0) visited_words_.push_back(index >> 6);
+        word |= bit;
+        if (stack_.size() < top + 1) [[unlikely]] stack_.resize(2 * stack_.size());
+        const Node& node = nodes_[index];
+        stack_[top++] = node.b;
+        label = node.a;
       }
-      const std::size_t index = label & kPayloadMask;
-      if (visit_stamp_[index] == stamp_) continue;
-      visit_stamp_[index] = stamp_;
-      stack_.push_back(nodes_[index].b);
-      stack_.push_back(nodes_[index].a);
     }
+    for (const std::size_t w : visited_words_) visited_[w] = 0;
+    visited_words_.clear();
     if (out.empty()) return;
     // The bitmap has a summary level (a bit per non-empty word), so reading
     // it back costs one step per 4096 ids of the range plus one per
@@ -406,22 +493,28 @@ class UnionDagSlicer {
     slicer_internal::sort_unique_ids(out, lo, hi, sort_scratch_);
   }
 
-  struct Node {
-    Label a, b;  // operands, computed bit cleared
-  };
   struct MemoEntry {
     Label a = kNoLabel, b = kNoLabel, node = kNoLabel;
   };
 
   BigArray<Node> nodes_;
-  BigArray<std::uint32_t> visit_stamp_;
+  // Nodes flatten_marked has visited, a bit each (all zero between calls),
+  // and the words it set: a bitmap is 32x smaller than per-node stamps, so a
+  // walk over millions of nodes finds it in cache.
+  BigArray<std::uint64_t> visited_;
+  std::vector<std::size_t> visited_words_;
   std::vector<MemoEntry> memo_;
   std::vector<Label> stack_;
-  std::uint32_t stamp_ = 0;
   std::vector<std::uint64_t> seen_;        // leaf bitmap of flatten_marked, all zero between calls
   std::vector<std::uint64_t> seen_words_;  // its summary: a bit per non-empty word of seen_
   std::vector<ValueId> sort_scratch_;
   Label newest_ = kNoLabel;  // the node made last (in no memo entry yet)
+  // Slots for new nodes (see share_run); the tail of the arena, or slots
+  // the sweep handed out. Both are out of free_slots_.
+  static constexpr std::size_t kTailRun = 1024;
+  NodeRun own_run_;
+  NodeRun* shared_run_ = nullptr;
+  bool run_is_tail_ = false;
 
   // Collection (enable_collection); off by default.
   RootScanner scanner_ = nullptr;
