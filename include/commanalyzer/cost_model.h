@@ -17,10 +17,10 @@
 // Two refinements of owner-computes that careful MPI codes make, each
 // a switch (both on by default):
 //  - combine_partial_updates: an exclusive update of a location (`f[n] +=
-//    g(...)`) whose other sources all live on one remote process p and are
-//    used by nothing else is computed on p; p's contributions to that
-//    location in one iteration are combined and sent as one partial value
-//    (a reduction), not as their sources;
+//    g(...)`) whose other sources all live on one remote process p is
+//    computed on p when one partial costs fewer bytes than those sources;
+//    p's contributions to that location in one iteration are combined and
+//    sent as one partial value (a reduction), not as their sources;
 //  - recompute_when_cheaper: a process receives the cheapest set of values
 //    from which it can compute everything it uses (a minimum vertex cut,
 //    recomputation.h), e.g. a shared node's summed force instead of its new
