@@ -691,6 +691,22 @@ private:
     return P;
   }
 
+  // Splits B's block before its insert point for an inline fast path: the
+  // head (its branch removed; the caller branches to the new blocks) and
+  // the tail, the rest of the block, whose first instruction (SplitBefore)
+  // is where the result's phi goes.
+  struct InlinePath {
+    Instruction *SplitBefore;
+    BasicBlock *Head, *Tail;
+  };
+  InlinePath splitForInlinePath(IRBuilder<> &B, const char *TailName) {
+    Instruction *SplitBefore = &*B.GetInsertPoint();
+    BasicBlock *Head = SplitBefore->getParent();
+    BasicBlock *Tail = Head->splitBasicBlock(SplitBefore, TailName);
+    Head->getTerminator()->eraseFromParent();
+    return {SplitBefore, Head, Tail};
+  }
+
   // The label of a computation on labels LA and LB, as __ca_union(LA, LB),
   // inline where runtime_abi.h allows: equal labels (up to the computed
   // bit) give LA | CA_COMPUTED_BIT, and two distinct non-zero labels a new
@@ -699,13 +715,10 @@ private:
   // the merge.
   Value *emitUnion(IRBuilder<> &B, Value *LA, Value *LB) {
     LLVMContext &C = F.getContext();
-    Instruction *SplitBefore = &*B.GetInsertPoint();
-    BasicBlock *Head = SplitBefore->getParent();
-    BasicBlock *Tail = Head->splitBasicBlock(SplitBefore, "ca.union.done");
+    auto [SplitBefore, Head, Tail] = splitForInlinePath(B, "ca.union.done");
     BasicBlock *Check = BasicBlock::Create(C, "ca.union.check", &F, Tail);
     BasicBlock *Bump = BasicBlock::Create(C, "ca.union.node", &F, Tail);
     BasicBlock *Slow = BasicBlock::Create(C, "ca.union.call", &F, Tail);
-    Head->getTerminator()->eraseFromParent();
     MDNode *Likely = MDBuilder(C).createBranchWeights(1000, 1);
 
     IRBuilder<> H(Head);
@@ -909,13 +922,10 @@ private:
     if (Size > kMaxInlineLoad)
       return B.CreateCall(RT.Load, {P, B.getInt32(Size)});
     LLVMContext &C = F.getContext();
-    Instruction *SplitBefore = &*B.GetInsertPoint();
-    BasicBlock *Head = SplitBefore->getParent();
-    BasicBlock *Tail = Head->splitBasicBlock(SplitBefore, "ca.load.done");
+    auto [SplitBefore, Head, Tail] = splitForInlinePath(B, "ca.load.done");
     BasicBlock *Probe = BasicBlock::Create(C, "ca.load.probe", &F, Tail);
     BasicBlock *Fast = BasicBlock::Create(C, "ca.load.fast", &F, Tail);
     BasicBlock *Slow = BasicBlock::Create(C, "ca.load.slow", &F, Tail);
-    Head->getTerminator()->eraseFromParent();
     MDNode *Likely = MDBuilder(C).createBranchWeights(1000, 1);
 
     // Head: is the page of the first word cached, and the last word in it?
