@@ -76,7 +76,8 @@ constexpr uint64_t kMaxAccess = 64;  // largest size __ca_load/__ca_store take
 // CA_SHADOW_*, __ca_shadow_cache).
 constexpr uint64_t kShadowWordShift = 2;        // 4-byte words
 constexpr uint64_t kShadowPageBits = 14;        // words per page: 2^14
-constexpr unsigned kShadowCacheEntries = 64;    // direct-mapped, 2^6
+constexpr unsigned kShadowCacheBits = 6;        // direct-mapped,
+constexpr unsigned kShadowCacheEntries = 1u << kShadowCacheBits; // 64 entries
 constexpr uint64_t kShadowCacheMultiplier = 0x9E3779B97F4A7C15ull;
 constexpr uint64_t kMaxInlineLoad = 8;          // larger loads always call
 constexpr uint64_t kNodeBit = uint64_t(1) << 62; // a label naming a node
@@ -936,7 +937,7 @@ private:
                              kShadowWordShift);
     Value *Page0 = H.CreateLShr(W0, kShadowPageBits);
     Value *Slot = H.CreateLShr(
-        H.CreateMul(Page0, H.getInt64(kShadowCacheMultiplier)), 64 - 6);
+        H.CreateMul(Page0, H.getInt64(kShadowCacheMultiplier)), 64 - kShadowCacheBits);
     Value *Entry = H.CreateInBoundsGEP(RT.CacheTy, RT.ShadowCache,
                                        {H.getInt64(0), Slot});
     Value *Number = H.CreateLoad(RT.I64, Entry);
