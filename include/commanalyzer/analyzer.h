@@ -170,28 +170,23 @@ class Analyzer {
         return;
       }
       copy_buffer_.resize(words);
-      for (std::uint64_t k = 0; k < words;) {
-        std::uint64_t in_page;
-        const ValueId* p = std::as_const(shadow_).run(from + k, in_page);
-        const std::uint64_t n = std::min(in_page, words - k);
+      for_each_run(std::as_const(shadow_), from, words, [&](std::uint64_t k, const ValueId* p, std::uint64_t n) {
+        const auto at = copy_buffer_.begin() + static_cast<std::ptrdiff_t>(k);
         if (p != nullptr) {
-          std::copy(p, p + n, copy_buffer_.begin() + static_cast<std::ptrdiff_t>(k));
+          std::copy(p, p + n, at);
         } else {
-          std::fill_n(copy_buffer_.begin() + static_cast<std::ptrdiff_t>(k), n, kNoValue);
+          std::fill_n(at, n, kNoValue);
         }
-        k += n;
-      }
-      for (std::uint64_t k = 0; k < words;) {
-        std::uint64_t in_page;
-        ValueId* p = shadow_.run(to + k, in_page);
-        const std::uint64_t n = std::min(in_page, words - k);
+        return true;
+      });
+      for_each_run(shadow_, to, words, [&](std::uint64_t k, ValueId* p, std::uint64_t n) {
         if (p == nullptr) {  // a page never written: the slow path makes it if needed
           for (std::uint64_t i = k; i < k + n; ++i) assign_word(to + i, copy_buffer_[i]);
         } else {
           for (std::uint64_t i = 0; i < n; ++i) assign_slot(p[i], copy_buffer_[k + i]);
         }
-        k += n;
-      }
+        return true;
+      });
     } else {
       copy_buffer_.resize(words);
       for (std::uint64_t k = 0; k < words; ++k) copy_buffer_[k] = shadow_.get(from + k);
@@ -322,33 +317,39 @@ class Analyzer {
     for (std::uint64_t w = first; w <= last; ++w) assign_word(w, v);
   }
 
-  // Do the `count` words from `first` all hold kNoValue? Pages never
-  // written are skipped whole.
-  bool holds_nothing(std::uint64_t first, std::uint64_t count) const {
+  // Calls fn(k, p, n) for the `count` words from `first`, one page at a
+  // time: p points at the slots of words first + k .. first + k + n - 1,
+  // or is null for a page never written. Stops when fn returns false;
+  // returns whether it went through. (ShadowT: Shadow or const Shadow.)
+  template <class ShadowT, class Fn>
+  static bool for_each_run(ShadowT& shadow, std::uint64_t first, std::uint64_t count, Fn fn) {
     for (std::uint64_t k = 0; k < count;) {
       std::uint64_t in_page;
-      const ValueId* p = shadow_.run(first + k, in_page);
+      auto* p = shadow.run(first + k, in_page);
       const std::uint64_t n = std::min(in_page, count - k);
-      if (p != nullptr && std::any_of(p, p + n, [](ValueId v) { return v != kNoValue; })) return false;
+      if (!fn(k, p, n)) return false;
       k += n;
     }
     return true;
   }
 
+  // Do the `count` words from `first` all hold kNoValue? Pages never
+  // written are skipped whole.
+  bool holds_nothing(std::uint64_t first, std::uint64_t count) const {
+    return for_each_run(shadow_, first, count, [](std::uint64_t, const ValueId* p, std::uint64_t n) {
+      return p == nullptr || std::none_of(p, p + n, [](ValueId v) { return v != kNoValue; });
+    });
+  }
+
   // assign_word(w, kNoValue) for the `count` words from `first`, page by
   // page: a page never written holds nothing to clear.
   void clear_words(std::uint64_t first, std::uint64_t count) {
-    for (std::uint64_t k = 0; k < count;) {
-      std::uint64_t in_page;
-      ValueId* p = shadow_.run(first + k, in_page);
-      const std::uint64_t n = std::min(in_page, count - k);
-      if (p != nullptr) {
-        for (std::uint64_t i = 0; i < n; ++i) {
-          if (p[i] != kNoValue) assign_slot(p[i], kNoValue);
-        }
+    for_each_run(shadow_, first, count, [&](std::uint64_t, ValueId* p, std::uint64_t n) {
+      for (std::uint64_t i = 0; p != nullptr && i < n; ++i) {
+        if (p[i] != kNoValue) assign_slot(p[i], kNoValue);
       }
-      k += n;
-    }
+      return true;
+    });
   }
 
   // Does the shadow memory offer direct runs (PagedShadowMemory::run)?
