@@ -9,6 +9,7 @@
 #define COMMANALYZER_SHADOW_MEMORY_H_
 
 #include <algorithm>
+#include <utility>
 #include <array>
 #include <concepts>
 #include <cstddef>
@@ -130,9 +131,7 @@ class PagedShadowMemory {
     return page ? page->data() + (word & (kPageWords - 1)) : nullptr;
   }
   ValueId* run(std::uint64_t word, std::uint64_t& in_page) {
-    in_page = kPageWords - (word & (kPageWords - 1));
-    Page* page = find_page(word >> PageBits);
-    return page ? page->data() + (word & (kPageWords - 1)) : nullptr;
+    return const_cast<ValueId*>(std::as_const(*this).run(word, in_page));  // find_page gives mutable pages
   }
 
  private:
