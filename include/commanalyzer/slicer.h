@@ -63,10 +63,15 @@ inline constexpr Label trivial_join(Label& a, Label& b) {
   return kNoLabel;
 }
 
-// Sorts and deduplicates the few leaves of a small walk (a stencil's five):
-// insertion sort in place; std::sort's insertion step calls memmove per
-// element, which costs more than the whole sort of five ids.
+// Sorts and deduplicates a[0, n) in place; returns how many ids are kept.
+// The few leaves of a small walk (a stencil's five) by insertion sort:
+// std::sort's insertion step calls memmove per element, which costs more
+// than the whole sort of five ids. Over 32 ids, std::sort.
 inline std::size_t sort_unique_small(ValueId* a, std::size_t n) {
+  if (n > 32) {
+    std::sort(a, a + n);
+    return static_cast<std::size_t>(std::unique(a, a + n) - a);
+  }
   std::size_t kept = 0;  // a[0, kept) is sorted and unique
   for (std::size_t i = 0; i < n; ++i) {
     const ValueId x = a[i];
@@ -86,14 +91,7 @@ inline std::size_t sort_unique_small(ValueId* a, std::size_t n) {
   return kept;
 }
 
-inline void sort_unique_small(std::vector<ValueId>& ids) {
-  if (ids.size() > 32) {
-    std::sort(ids.begin(), ids.end());
-    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-    return;
-  }
-  ids.resize(sort_unique_small(ids.data(), ids.size()));
-}
+inline void sort_unique_small(std::vector<ValueId>& ids) { ids.resize(sort_unique_small(ids.data(), ids.size())); }
 
 // Sorts distinct ids, all in [lo, hi], ascending: std::sort for short
 // lists, else an LSD radix sort on (id - lo), 11 bits per pass, as many
@@ -278,13 +276,7 @@ class UnionDagSlicer {
       if (top == 0) break;
       label = stack[--top];
     }
-    if (found > 32) {
-      std::sort(leaves.data(), leaves.data() + found);
-      found = static_cast<std::size_t>(std::unique(leaves.data(), leaves.data() + found) - leaves.data());
-    } else {
-      found = slicer_internal::sort_unique_small(leaves.data(), found);
-    }
-    out.assign(leaves.data(), leaves.data() + found);
+    out.assign(leaves.data(), leaves.data() + slicer_internal::sort_unique_small(leaves.data(), found));
   }
 
   // Node slots (live or reusable).
