@@ -355,5 +355,51 @@ TEST(CostModel, ValuesComputableFromReceivedInputsAreRecomputed) {
   EXPECT_EQ(recomputing.estimate(2).at(0, 1), 2 * 8u);
 }
 
+// A node shared by three processes (LULESH): each element i on process i
+// reads the node's x and v, adds its force g[i] into f, the node's owner
+// (process 0) updates v and x from f, and every element reads the new x
+// and v. Processes 1 and 2 recompute x and v from the force sum (8 bytes
+// instead of 16); exchanging partials, every sharer sends its partial to
+// every other (3 x 2 partials) instead of partials to the owner and the sum
+// back (2 + 2).
+TEST(CostModel, SharersExchangePartialsWhenAsked) {
+  const Array f{0x10000}, x{0x20000}, v{0x30000}, e{0x40000}, g{0x50000}, y{0x60000};
+  Analyzer<> a;
+  a.region_begin();
+  for (std::uint64_t i = 0; i < 3; ++i) {
+    const Label old_xv = a.join(a.load(x.at(0), 8), a.load(v.at(0), 8));
+    a.store(g.at(i), 8, a.compute(a.join(a.load(e.at(i), 8), old_xv)));
+  }
+  a.store(f.at(0), 8, kComputedBit);
+  for (std::uint64_t i = 0; i < 3; ++i) a.store(f.at(0), 8, a.join(a.load(f.at(0), 8), a.load(g.at(i), 8)));
+  const Label new_v = a.join(a.load(v.at(0), 8), a.load(f.at(0), 8));  // kept in a register for x
+  a.store(v.at(0), 8, new_v);
+  a.store(x.at(0), 8, a.join(a.load(x.at(0), 8), new_v));
+  for (std::uint64_t i = 0; i < 3; ++i) {
+    a.store(y.at(i), 8, a.compute(a.join(a.load(x.at(0), 8), a.load(v.at(0), 8))));
+  }
+  a.region_end();
+  const OwnerMapPartitioner map{[&](Address home, int) -> ProcId {
+    for (const Array& element_array : {e, g, y}) {
+      if (element_array.contains(home, 3)) return static_cast<ProcId>(element_array.index(home));
+    }
+    return 0;
+  }};
+  LogicalVolumeCostModel exchanging;
+  exchanging.exchange_partials = true;
+  Estimator<Profile0, NoSingletons, OwnerMapPartitioner> to_owner(a.profile(), {}, map);
+  Estimator<Profile0, NoSingletons, OwnerMapPartitioner, LogicalVolumeCostModel> among_sharers(a.profile(), {}, map,
+                                                                                                exchanging);
+  // Old x and v to processes 1 and 2 (32 bytes), their partials to 0 (16).
+  const CommEstimate reduced = to_owner.estimate(3);
+  EXPECT_EQ(reduced.p2p_bytes, 32u + 16u + 2 * 8u);  // + the force sum back to 1 and 2
+  EXPECT_EQ(reduced.at(1, 2), 0u);
+  const CommEstimate exchanged = among_sharers.estimate(3);
+  EXPECT_EQ(exchanged.p2p_bytes, 32u + 3 * 2 * 8u);
+  EXPECT_EQ(exchanged.at(1, 2), 8u);
+  EXPECT_EQ(exchanged.at(2, 1), 8u);
+  EXPECT_EQ(exchanged.at(0, 1), 2 * 8u + 8u);  // old x and v, 0's own partial
+}
+
 }  // namespace
 }  // namespace commanalyzer

@@ -50,6 +50,10 @@ ABSL_FLAG(bool, combine_partial_updates, true,
 ABSL_FLAG(bool, recompute, true,
           "cost model: a process receives the cheapest values it can compute what it uses from (e.g. a "
           "summed force instead of a new velocity and position); off = it receives every remote value it uses");
+ABSL_FLAG(bool, exchange_partials, false,
+          "cost model: sharers of a summed location (a boundary node's force) exchange their partials, every "
+          "sharer to every other, and each sums them (LULESH's duplicated nodes); off = partials to the owner, "
+          "the sum back");
 ABSL_FLAG(std::string, output, "", "build: where to write the instrumented executable");
 ABSL_FLAG(int, n, 128, "demo: grid points per side of the built-in Heat2D example");
 ABSL_FLAG(int, steps, 10, "demo: time steps of the built-in Heat2D example");
@@ -168,6 +172,7 @@ int report_with(const ProfileT& profile, const std::vector<int>& procs, Partitio
   LogicalVolumeCostModel cost;
   cost.combine_partial_updates = absl::GetFlag(FLAGS_combine_partial_updates);
   cost.recompute_when_cheaper = absl::GetFlag(FLAGS_recompute);
+  cost.exchange_partials = absl::GetFlag(FLAGS_exchange_partials);
   Estimator<ProfileT, DensityDistanceScorer, PartitionerT> estimator(profile, scorer, partitioner, cost);
   GraphSummary summary{profile.values.count(), profile.flows.flow_count(), estimator.graph().vertex_count(),
                        estimator.graph().edge_count(), 0, profile.iterations()};

@@ -26,6 +26,12 @@
 //    recomputation.h), e.g. a shared node's summed force instead of its new
 //    velocity and position, as LULESH-style codes with duplicated boundary
 //    nodes do. Never more bytes than owner-computes.
+//  - exchange_partials: where a process recomputes from a location's sum
+//    (above) and contributed to that sum itself, the sharers exchange
+//    their partials in one round, every sharer to every other, and each
+//    sums them itself (LULESH's duplicated boundary nodes: k(k-1) partials
+//    for k sharers) instead of partials to the owner and the sum back
+//    (2(k-1)). More bytes, one round of messages fewer; off by default.
 // Contributions still pending at the end of an iteration are reduced in
 // that iteration (SPMD codes keep replicated values consistent every step:
 // `gsum += local_sum` each step is an Allreduce each step, not one at the
@@ -99,6 +105,7 @@ struct LogicalVolumeCostModel {
   NetworkModel network;
   bool combine_partial_updates = true;
   bool recompute_when_cheaper = true;
+  bool exchange_partials = false;
   RecomputationLimits recomputation;
 
   template <class ProfileT>
@@ -115,8 +122,13 @@ struct LogicalVolumeCostModel {
     if (plan.recomputed.empty()) return run.finish(network);
     Run<ProfileT> second(profile, graph, owner, procs, combine_partial_updates);
     second.recomputed = std::move(plan.recomputed);
+    second.track_sharers = exchange_partials;
     second.run_all();
-    for (std::uint64_t k : plan.extra) second.receive_early(static_cast<ValueId>(k / procs), static_cast<ProcId>(k % procs));
+    for (std::uint64_t k : plan.extra) {
+      const auto v = static_cast<ValueId>(k / procs);
+      const auto q = static_cast<ProcId>(k % procs);
+      if (!(exchange_partials && second.receive_partials(v, q))) second.receive_early(v, q);
+    }
     return second.finish(network);
   }
 
@@ -186,6 +198,15 @@ struct LogicalVolumeCostModel {
         return;
       }
       if (combine_partial_updates && partial_update(v, sources, q, phase)) return;
+      if (track_sharers) {
+        const VertexId chain = profile.values.vertex(v);
+        for (ValueId s : sources) {
+          if (profile.values.vertex(s) == chain) {
+            add_sharer(chain, phase, v, q);
+            break;
+          }
+        }
+      }
       for (ValueId s : sources) {
         const ProcId p = owner_of(s);
         if (p == q) continue;
@@ -238,6 +259,34 @@ struct LogicalVolumeCostModel {
       if (!under_way) {
         partial_sent.insert(partial);
         send(contributor, q, partial_bytes, phase);
+      }
+      if (track_sharers) add_sharer(chain, phase, v, contributor);
+      return true;
+    }
+
+    // The processes contributing to a location's instances in one phase,
+    // and its newest instance there.
+    struct Sharers {
+      ValueId newest = 0;
+      std::vector<ProcId> procs;
+    };
+    void add_sharer(VertexId chain, std::size_t phase, ValueId v, ProcId p) {
+      Sharers& s = sharers[{chain, phase}];
+      s.newest = std::max(s.newest, v);
+      if (std::find(s.procs.begin(), s.procs.end(), p) == s.procs.end()) s.procs.push_back(p);
+    }
+
+    // q needs the sum v and contributed to it: it receives every other
+    // sharer's partial instead of v (exchange_partials). False when v is
+    // not such a sum.
+    bool receive_partials(ValueId v, ProcId q) {
+      const auto it = sharers.find({profile.values.vertex(v), profile.phase_of(v)});
+      if (it == sharers.end() || it->second.newest != v) return false;
+      const std::vector<ProcId>& procs = it->second.procs;
+      if (std::find(procs.begin(), procs.end(), q) == procs.end()) return false;
+      if (!delivered.insert(key(v, q)).second) return true;
+      for (ProcId p : procs) {
+        if (p != q) send(p, q, profile.values.size_bytes(v), profile.phase_of(v));
       }
       return true;
     }
@@ -318,6 +367,7 @@ struct LogicalVolumeCostModel {
     const std::vector<ProcId>& owner;
     const int n;
     const bool combine_partial_updates;
+    bool track_sharers = false;
     CommEstimate result;
     absl::flat_hash_set<std::uint64_t> delivered;  // key(instance, receiving process)
     absl::flat_hash_set<std::uint64_t> recomputed;  // keys of receptions that cost nothing
@@ -325,6 +375,7 @@ struct LogicalVolumeCostModel {
     absl::flat_hash_set<ValueId> published;
     absl::flat_hash_map<ValueId, ProcId> contributors;
     absl::flat_hash_map<VertexId, ValueId> pending;  // singleton chain -> newest unreduced instance
+    absl::flat_hash_map<std::pair<VertexId, std::size_t>, Sharers> sharers;  // (location, phase), if tracked
     std::size_t current_phase = 0;
     absl::flat_hash_set<std::uint64_t> message_phases;  // cell * phases + phase with a message
     std::size_t last_collective_phase[2];
