@@ -440,7 +440,7 @@ class UnionDagSlicer {
     std::size_t seen_size = seen_.size();
     ValueId lo = ~ValueId{0}, hi = 0;
     // Sets v's bit in the leaf bitmap; false if it was set already.
-    auto add_leaf = [&](ValueId v) [[gnu::always_inline]] {
+    auto add_leaf = [&](ValueId v) __attribute__((always_inline)) {
       const std::size_t word = v >> 6;
       if (word >= seen_size) [[unlikely]] {
         grow_seen(word);
