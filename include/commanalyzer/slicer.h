@@ -276,7 +276,10 @@ class UnionDagSlicer {
       if (top == 0) break;
       label = stack[--top];
     }
-    out.assign(leaves.data(), leaves.data() + slicer_internal::sort_unique_small(leaves.data(), found));
+    // push_back, not assign: assign copies through a memmove call, which
+    // costs more than the handful of ids a store usually has.
+    const std::size_t kept = slicer_internal::sort_unique_small(leaves.data(), found);
+    for (std::size_t i = 0; i < kept; ++i) out.push_back(leaves[i]);
   }
 
   // Node slots (live or reusable).

@@ -307,24 +307,20 @@ class CompactValueStore {
     return kManyCopies + (it == many_copies_.end() ? 0 : it->second);
   }
 
+  // Inline for the common counts; the side map out of line (every store
+  // and copy changes two counts).
   void add_copy(ValueId v) {
     std::uint8_t& count = live_.add(v);
-    if (count != kManyCopies) {
+    if (count != kManyCopies) [[likely]] {
       ++count;
     } else {
-      ++many_copies_[v];
+      add_many(v);
     }
   }
   std::uint32_t drop_copy(ValueId v) {
     std::uint8_t& count = live_.drop(v);
     assert(count > 0);
-    if (count == kManyCopies) {
-      if (auto it = many_copies_.find(v); it != many_copies_.end()) {
-        const std::uint32_t more = --it->second;
-        if (more == 0) many_copies_.erase(it);
-        return kManyCopies + more;
-      }
-    }
+    if (count == kManyCopies) [[unlikely]] return drop_many(v, count);
     return --count;
   }
 
@@ -339,6 +335,16 @@ class CompactValueStore {
   }
 
  private:
+  [[gnu::noinline]] void add_many(ValueId v) { ++many_copies_[v]; }
+  [[gnu::noinline]] std::uint32_t drop_many(ValueId v, std::uint8_t& count) {
+    if (auto it = many_copies_.find(v); it != many_copies_.end()) {
+      const std::uint32_t more = --it->second;
+      if (more == 0) many_copies_.erase(it);
+      return kManyCopies + more;
+    }
+    return --count;
+  }
+
   static constexpr std::size_t kMaxValues = 0xfffffffe;
   static constexpr std::uint8_t kInputBit = 0x80;
   static constexpr std::uint32_t kLargeSize = 0x7f;   // size byte: see large_size_
