@@ -236,7 +236,7 @@ class LiveCounts {
     return block == nullptr ? 0 : block[i & kMask];
   }
   // The count of value i, which the caller is about to increment.
-  std::uint8_t& add(std::size_t i) {
+  [[gnu::always_inline]] std::uint8_t& add(std::size_t i) {
     std::unique_ptr<std::uint8_t[]>& block = blocks_[i >> kBits];
     if (block == nullptr) [[unlikely]] block = std::make_unique<std::uint8_t[]>(kBlock);  // zeroed
     std::uint8_t& count = block[i & kMask];
@@ -245,9 +245,9 @@ class LiveCounts {
   }
   // The count of value i (> 0), which the caller is about to decrement
   // (unless it is 255 and the side map holds more).
-  std::uint8_t& drop(std::size_t i) {
+  [[gnu::always_inline]] std::uint8_t& drop(std::size_t i) {
     std::uint8_t& count = blocks_[i >> kBits][i & kMask];
-    if (count == 1 && --nonzero_[i >> kBits] == 0) idle_.push_back(i >> kBits);
+    if (count == 1 && --nonzero_[i >> kBits] == 0) [[unlikely]] went_idle(i >> kBits);
     return count;
   }
   std::size_t memory_bytes() const {
@@ -260,6 +260,8 @@ class LiveCounts {
  private:
   static constexpr unsigned kBits = 12;
   static constexpr std::size_t kBlock = std::size_t{1} << kBits, kMask = kBlock - 1;
+  [[gnu::noinline]] void went_idle(std::size_t block) { idle_.push_back(block); }
+
   std::vector<std::unique_ptr<std::uint8_t[]>> blocks_;  // null: all zero
   std::vector<std::uint32_t> nonzero_;                   // per block: counts > 0
   std::vector<std::size_t> idle_;                        // blocks whose last count went to 0
@@ -309,7 +311,7 @@ class CompactValueStore {
 
   // Inline for the common counts; the side map out of line (every store
   // and copy changes two counts).
-  void add_copy(ValueId v) {
+  [[gnu::always_inline]] void add_copy(ValueId v) {
     std::uint8_t& count = live_.add(v);
     if (count != kManyCopies) [[likely]] {
       ++count;
@@ -317,7 +319,7 @@ class CompactValueStore {
       add_many(v);
     }
   }
-  std::uint32_t drop_copy(ValueId v) {
+  [[gnu::always_inline]] std::uint32_t drop_copy(ValueId v) {
     std::uint8_t& count = live_.drop(v);
     assert(count > 0);
     if (count == kManyCopies) [[unlikely]] return drop_many(v, count);
