@@ -108,7 +108,7 @@ void write_profile_at_exit() {
 // it reclaims nothing.
 // COMMANALYZER_LABEL_GC=0 turns it off; COMMANALYZER_LABEL_GC_NODES sets the
 // arena size below which nothing is collected (default 2^16 nodes, 1 MiB: a
-// small arena stays in cache; it grows to twice what is live, and so that a
+// small arena stays in cache; it grows to 1.5 times what is live, and so that a
 // collection's stack scan is paid for by as many new nodes).
 }  // namespace
 
