@@ -28,6 +28,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
@@ -109,7 +110,11 @@ class Checksum {
  private:
   static std::uint64_t load(const unsigned char* p) {
     std::uint64_t w = 0;
-    for (int i = 7; i >= 0; --i) w = (w << 8) | p[i];  // little-endian on any host
+    if constexpr (std::endian::native == std::endian::little) {
+      std::memcpy(&w, p, sizeof w);  // one load (GCC keeps the byte loop below as eight)
+    } else {
+      for (int i = 7; i >= 0; --i) w = (w << 8) | p[i];  // little-endian on any host
+    }
     return w;
   }
   void word(const unsigned char* p) { hash_ = (hash_ ^ load(p)) * kFnvPrime; }
