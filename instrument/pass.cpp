@@ -721,11 +721,19 @@ private:
     // code below would give LA | CA_COMPUTED_BIT on every path (LA is then
     // LB itself, or a node with LB as an operand, which the runtime also
     // tells), and so it is, without code: c + a * (b - c) joins c twice.
+    // A select between such operands counts too (`if (d > m) m = d;` joins
+    // the comparison's label with the maximum it picks).
     if (auto It = UnionOperands.find(stripComputed(LA));
-        It != UnionOperands.end() &&
-        (It->second.first == stripComputed(LB) ||
-         It->second.second == stripComputed(LB)))
-      return B.CreateOr(LA, kComputedBit);
+        It != UnionOperands.end()) {
+      auto IsOperand = [&](Value *V) {
+        V = stripComputed(V);
+        return V == It->second.first || V == It->second.second;
+      };
+      auto *Sel = dyn_cast<SelectInst>(stripComputed(LB));
+      if (IsOperand(LB) || (Sel && IsOperand(Sel->getTrueValue()) &&
+                            IsOperand(Sel->getFalseValue())))
+        return B.CreateOr(LA, kComputedBit);
+    }
     LLVMContext &C = F.getContext();
     auto [SplitBefore, Head, Tail] = splitForInlinePath(B, "ca.union.done");
     BasicBlock *Check = BasicBlock::Create(C, "ca.union.check", &F, Tail);
