@@ -259,11 +259,10 @@ class UnionDagSlicer {
     Label label = root;
     for (std::size_t steps = 0;; ++steps) {
       if (steps == kSmallWalk) [[unlikely]] {
-        // Too big: go on with visit marks from where the walk stands (the
-        // nodes it already expanded may be expanded once more, no more).
+        // Too big for the arrays here: go on in flatten_big.
         stack[top++] = label;
         out.assign(leaves.data(), leaves.data() + found);
-        flatten_marked(std::span<const Label>(stack.data(), top), out);
+        flatten_big(std::span<const Label>(stack.data(), top), out);
         return;
       }
       if ((label & kNodeBit) != 0) {
@@ -282,6 +281,42 @@ class UnionDagSlicer {
     for (std::size_t i = 0; i < kept; ++i) out.push_back(leaves[i]);
   }
 
+  // The rest of a walk that outgrew the small one: `out` holds the leaves
+  // found so far, `pending` the labels still to expand. Still without visit
+  // marks, for up to kUnmarkedWalk more steps: a label of a few hundred
+  // nodes (a dot product's accumulator: MatMul) is usually a tree, and the
+  // marks (a bitmap word per node, set and cleared) cost a third of such a
+  // walk. The leaves are then sorted and deduplicated through the leaf
+  // bitmap (flatten_marked with nothing pending). A label that needs more
+  // steps -- a big DAG, or a small one whose shared nodes the unmarked walk
+  // would expand again and again -- goes on with marks from where the walk
+  // stands (the nodes expanded so far may be expanded once more, no more).
+  [[gnu::noinline]] void flatten_big(std::span<const Label> pending, std::vector<ValueId>& out) {
+    if (walk_.size() < pending.size() + kUnmarkedWalk + 1) walk_.resize(pending.size() + kUnmarkedWalk + 1);
+    Label* const stack = walk_.data();
+    std::size_t top = pending.size();
+    std::copy(pending.begin(), pending.end(), stack);
+    const Node* const nodes = nodes_.data();
+    for (std::size_t steps = 0; top != 0; ++steps) {
+      Label label = stack[--top];
+      if (steps == kUnmarkedWalk) [[unlikely]] {
+        stack[top++] = label;
+        flatten_marked(std::span<const Label>(stack, top), out);
+        return;
+      }
+      // Each step pops one label and pushes at most two: the stack stays
+      // within pending.size() + kUnmarkedWalk + 1.
+      if ((label & kNodeBit) != 0) {
+        const Node& node = nodes[label & kPayloadMask];
+        stack[top++] = node.b;
+        stack[top++] = node.a;
+        continue;
+      }
+      out.push_back(static_cast<ValueId>(label));
+    }
+    flatten_marked({}, out);
+  }
+
   // Node slots (live or reusable).
   std::size_t node_count() const { return nodes_.size() - (run_is_tail_ ? unused_run() : 0); }
 
@@ -289,7 +324,8 @@ class UnionDagSlicer {
     return nodes_.capacity() * sizeof(Node) + visited_.capacity() * sizeof(std::uint64_t) +
            visited_words_.capacity() * sizeof(std::size_t) +
            memo_.size() * sizeof(MemoEntry) + seen_.capacity() * sizeof(std::uint64_t) +
-           in_use_.capacity() * sizeof(std::uint64_t) + seen_words_.capacity() * sizeof(std::uint64_t);
+           in_use_.capacity() * sizeof(std::uint64_t) + seen_words_.capacity() * sizeof(std::uint64_t) +
+           walk_.capacity() * sizeof(Label);
   }
 
  private:
@@ -413,6 +449,7 @@ class UnionDagSlicer {
   }
 
   static constexpr std::size_t kSmallWalk = 128;
+  static constexpr std::size_t kUnmarkedWalk = 4096;
   // Read the leaf bitmap back when its summary has at most this many words
   // per unique leaf (else radix-sort the leaves).
   static constexpr std::size_t kScanWordsPerLeaf = 4;
@@ -566,6 +603,7 @@ class UnionDagSlicer {
   std::vector<std::size_t> visited_words_;
   std::vector<MemoEntry> memo_;
   std::vector<Label> stack_;
+  std::vector<Label> walk_;  // flatten_big's stack
   std::vector<std::uint64_t> seen_;        // leaf bitmap of flatten_marked, all zero between calls
   std::vector<std::uint64_t> seen_words_;  // its summary: a bit per non-empty word of seen_
   std::vector<ValueId> sort_scratch_;
