@@ -94,6 +94,15 @@ class VertexColumn {
   std::size_t memory_bytes() const {
     return blocks_.capacity() * sizeof(Block) + delta_.capacity() + wide_.capacity() * sizeof(VertexId);
   }
+  // Is the block of the 64 entries from `first` (a multiple of 64, all
+  // present) a step block? Then entry first + k is base + step * k.
+  bool step_block(std::size_t first, VertexId& base, VertexId& step) const {
+    const Block& block = blocks_[first >> 6];
+    if (block.where != kStepOne && block.where != kStepZero) return false;
+    base = block.base;
+    step = block.where == kStepOne ? 1 : 0;
+    return true;
+  }
 
  private:
   // Block::where: a step block, or (offset << 1 | wide): the block's 64
@@ -177,6 +186,12 @@ class ByteColumn {
     return block.bytes.empty() ? block.same : block.bytes[i & kMask];
   }
   std::size_t size() const { return size_; }
+  // Do all entries of i's block have one byte? Then that byte.
+  bool uniform_at(std::size_t i, std::uint8_t& byte) const {
+    const Block& block = blocks_[i >> kBits];
+    byte = block.same;
+    return block.bytes.empty();
+  }
   std::size_t memory_bytes() const {
     std::size_t bytes = blocks_.capacity() * sizeof(Block);
     for (const Block& block : blocks_) bytes += block.bytes.capacity();
@@ -324,6 +339,17 @@ class CompactValueStore {
     assert(count > 0);
     if (count == kManyCopies) [[unlikely]] return drop_many(v, count);
     return --count;
+  }
+
+  // Are the 64 values from `first` (a multiple of 64; all created) alike:
+  // one size (below 127 bytes) and input flag, and vertices base + step * k
+  // (step 0 or 1)? For readers that go through all values (profile files).
+  bool alike64(ValueId first, std::uint32_t& size, bool& input, VertexId& base, VertexId& step) const {
+    std::uint8_t byte;
+    if (!size_input_.uniform_at(first, byte) || !vertex_.step_block(first, base, step)) return false;
+    size = byte & ~kInputBit;
+    input = (byte & kInputBit) != 0;
+    return size != kLargeSize;
   }
 
   ValueKind kind(ValueId v) const {
