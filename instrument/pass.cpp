@@ -375,6 +375,8 @@ private:
   SmallVector<std::pair<PHINode *, PHINode *>, 16> PendingDecisionPhis;
   DenseMap<Instruction *, uint32_t> UseSites; // branches reported by __ca_use
   DenseMap<Value *, Value *> Shadows;       // value -> its i64 label
+  // emitUnion's results -> their operands (stripComputed).
+  DenseMap<Value *, std::pair<Value *, Value *>> UnionOperands;
   SmallVector<std::pair<PHINode *, PHINode *>, 16> PendingPhis;
 
   Constant *zero() { return ConstantInt::get(RT.I64, 0); }
@@ -715,6 +717,23 @@ private:
   // call is left for zero operands and an exhausted run. B ends up after
   // the merge.
   Value *emitUnion(IRBuilder<> &B, Value *LA, Value *LB) {
+    // LA = LA0 (+) LB0 with LB == LB0 or LA0 (up to the computed bit): the
+    // code below would give LA | CA_COMPUTED_BIT on every path (LA is then
+    // LB itself, or a node with LB as an operand, which the runtime also
+    // tells), and so it is, without code: c + a * (b - c) joins c twice.
+    // A select between such operands counts too (`if (d > m) m = d;` joins
+    // the comparison's label with the maximum it picks).
+    if (auto It = UnionOperands.find(stripComputed(LA));
+        It != UnionOperands.end()) {
+      auto IsOperand = [&](Value *V) {
+        V = stripComputed(V);
+        return V == It->second.first || V == It->second.second;
+      };
+      auto *Sel = dyn_cast<SelectInst>(stripComputed(LB));
+      if (IsOperand(LB) || (Sel && IsOperand(Sel->getTrueValue()) &&
+                            IsOperand(Sel->getFalseValue())))
+        return B.CreateOr(LA, kComputedBit);
+    }
     LLVMContext &C = F.getContext();
     auto [SplitBefore, Head, Tail] = splitForInlinePath(B, "ca.union.done");
     BasicBlock *Check = BasicBlock::Create(C, "ca.union.check", &F, Tail);
@@ -778,7 +797,21 @@ private:
     P->addIncoming(Kept, Bump);
     P->addIncoming(Node, Make);
     P->addIncoming(Called, Slow);
+    UnionOperands[P] = {stripComputed(LA), stripComputed(LB)};
     return P;
+  }
+
+  // V without the computed bits the pass or'ed into it: the same label but
+  // for that bit.
+  static Value *stripComputed(Value *V) {
+    while (auto *Or = dyn_cast<BinaryOperator>(V)) {
+      auto *Bit = dyn_cast<ConstantInt>(Or->getOperand(1));
+      if (Or->getOpcode() != Instruction::Or || !Bit ||
+          Bit->getZExtValue() != kComputedBit)
+        break;
+      V = Or->getOperand(0);
+    }
+    return V;
   }
 
   // A computation over the labels of Ops: fold pairwise with __ca_union,
@@ -905,11 +938,14 @@ private:
 
   // Accesses are split into pieces of at most kMaxAccess bytes (only huge
   // aggregates and vectors need this).
-  Value *emitLoadHook(IRBuilder<> &B, Value *Addr, uint64_t Size) {
+  // Align: what the access's address is known to be a multiple of.
+  Value *emitLoadHook(IRBuilder<> &B, Value *Addr, uint64_t Size,
+                      Align A = Align(1)) {
     Value *Acc = nullptr;
     for (uint64_t Off = 0; Off < Size; Off += kMaxAccess) {
       Value *P = offset(B, Addr, Off);
-      Value *L = emitLoadPiece(B, P, std::min(kMaxAccess, Size - Off));
+      Value *L = emitLoadPiece(B, P, std::min(kMaxAccess, Size - Off),
+                               commonAlignment(A, Off));
       Acc = Acc ? emitCombine(B, Acc, L) : L;
     }
     return Acc ? Acc : zero();
@@ -919,7 +955,7 @@ private:
   // whose words are in a page of the runtime's page cache and all hold the
   // same value v, v itself without a call (runtime_abi.h). B ends up after
   // the merge.
-  Value *emitLoadPiece(IRBuilder<> &B, Value *P, uint64_t Size) {
+  Value *emitLoadPiece(IRBuilder<> &B, Value *P, uint64_t Size, Align A) {
     if (Size > kMaxInlineLoad)
       return B.CreateCall(RT.Load, {P, B.getInt32(Size)});
     LLVMContext &C = F.getContext();
@@ -929,12 +965,24 @@ private:
     BasicBlock *Slow = BasicBlock::Create(C, "ca.load.slow", &F, Tail);
     MDNode *Likely = MDBuilder(C).createBranchWeights(1000, 1);
 
+    // An aligned access of at most a word lies in one word; an aligned
+    // 8-byte access in an even word and the next, in the same page (pages
+    // have an even number of words). Either needs no check of its last
+    // word's page, only of the alignment the IR promises (a program that
+    // breaks the promise takes the call). (Other accesses touch at most two
+    // words when Size <= 8.)
+    const uint64_t WordBytes = uint64_t(1) << kShadowWordShift;
+    const bool OneWord = Size <= WordBytes && A.value() >= Size;
+    const bool WordPair = Size == 2 * WordBytes && A.value() >= Size;
+
     // Head: is the page of the first word cached, and the last word in it?
     IRBuilder<> H(Head);
-    Value *A = H.CreatePtrToInt(P, RT.I64);
-    Value *W0 = H.CreateLShr(A, kShadowWordShift);
-    Value *W1 = H.CreateLShr(H.CreateAdd(A, H.getInt64(Size - 1)),
-                             kShadowWordShift);
+    Value *Addr = H.CreatePtrToInt(P, RT.I64);
+    Value *W0 = H.CreateLShr(Addr, kShadowWordShift);
+    Value *W1 = OneWord    ? W0
+                : WordPair ? H.CreateAdd(W0, H.getInt64(1))
+                           : H.CreateLShr(H.CreateAdd(Addr, H.getInt64(Size - 1)),
+                                          kShadowWordShift);
     Value *Page0 = H.CreateLShr(W0, kShadowPageBits);
     Value *Slot = H.CreateLShr(
         H.CreateMul(Page0, H.getInt64(kShadowCacheMultiplier)), 64 - kShadowCacheBits);
@@ -942,12 +990,17 @@ private:
                                        {H.getInt64(0), Slot});
     Value *Number = H.CreateLoad(RT.I64, Entry);
     Value *Hit = H.CreateICmpEQ(Number, Page0);
-    if (Size > 1) // at most two words, both in the page
-      Hit = H.CreateAnd(Hit, H.CreateICmpEQ(H.CreateLShr(W1, kShadowPageBits),
-                                            Page0));
-    if (Size > 4)
-      Hit = H.CreateAnd(Hit, H.CreateICmpULT(H.CreateSub(W1, W0),
-                                             H.getInt64(2)));
+    if (OneWord || WordPair)
+      Hit = H.CreateAnd(Hit, H.CreateICmpEQ(H.CreateAnd(Addr, Size - 1),
+                                            H.getInt64(0)));
+    if (!OneWord && !WordPair) { // at most two words, both in the page
+      if (Size > 1)
+        Hit = H.CreateAnd(
+            Hit, H.CreateICmpEQ(H.CreateLShr(W1, kShadowPageBits), Page0));
+      if (Size > 4)
+        Hit = H.CreateAnd(Hit, H.CreateICmpULT(H.CreateSub(W1, W0),
+                                               H.getInt64(2)));
+    }
     H.CreateCondBr(Hit, Probe, Slow, Likely);
 
     // Probe: the words hold one value?
@@ -959,10 +1012,13 @@ private:
         RT.I32, PB.CreateInBoundsGEP(RT.I32, PagePtr,
                                      PB.CreateAnd(W0, PB.getInt64(Mask))));
     Value *Ok = PB.CreateICmpNE(V0, PB.getInt32(0));
-    if (Size > 1) {
+    if (!OneWord && Size > 1) {
       Value *V1 = PB.CreateLoad(
-          RT.I32, PB.CreateInBoundsGEP(RT.I32, PagePtr,
-                                       PB.CreateAnd(W1, PB.getInt64(Mask))));
+          RT.I32, WordPair ? PB.CreateConstInBoundsGEP1_64(
+                                 RT.I32, cast<LoadInst>(V0)->getPointerOperand(), 1)
+                           : PB.CreateInBoundsGEP(
+                                 RT.I32, PagePtr,
+                                 PB.CreateAnd(W1, PB.getInt64(Mask))));
       Ok = PB.CreateAnd(Ok, PB.CreateICmpEQ(V0, V1));
     }
     PB.CreateCondBr(Ok, Fast, Slow, Likely);
@@ -1055,8 +1111,8 @@ private:
       return;
     IRBuilder<> B(LI.getNextNode());
     if (!hasPointer(T)) {
-      Shadows[&LI] =
-          emitLoadHook(B, Addr, DL.getTypeStoreSize(T).getFixedValue());
+      Shadows[&LI] = emitLoadHook(
+          B, Addr, DL.getTypeStoreSize(T).getFixedValue(), LI.getAlign());
       return;
     }
     Value *Acc = zero();
@@ -1064,7 +1120,8 @@ private:
       if (isDataType(Leaf))
         Acc = emitCombine(B, Acc,
                           emitLoadHook(B, offset(B, Addr, Off),
-                                       DL.getTypeStoreSize(Leaf).getFixedValue()));
+                                       DL.getTypeStoreSize(Leaf).getFixedValue(),
+                                       commonAlignment(LI.getAlign(), Off)));
     });
     Shadows[&LI] = Acc;
   }

@@ -60,7 +60,20 @@ using RuntimeAnalyzer =
                            commanalyzer::VarintFlowStore>;
 RuntimeAnalyzer* g_analyzer = nullptr;
 
+// The analyzer allocates too: its own blocks are not the program's arrays,
+// and must not be tracked (nor cleared when freed, nor replayed when
+// realloc moves them). Set while an allocation hook or any analysis hook
+// runs (InRuntime).
+thread_local bool t_in_allocation_hook = false;
+
+struct InRuntime {
+  const bool outer = t_in_allocation_hook;
+  InRuntime() { t_in_allocation_hook = true; }
+  ~InRuntime() { t_in_allocation_hook = outer; }
+};
+
 void write_profile_at_exit() {
+  InRuntime guard;
   RuntimeAnalyzer& a = *g_analyzer;
   a.finish();
   const char* env = std::getenv("COMMANALYZER_PROFILE");
@@ -95,7 +108,7 @@ void write_profile_at_exit() {
 // it reclaims nothing.
 // COMMANALYZER_LABEL_GC=0 turns it off; COMMANALYZER_LABEL_GC_NODES sets the
 // arena size below which nothing is collected (default 2^16 nodes, 1 MiB: a
-// small arena stays in cache; it grows to twice what is live, and so that a
+// small arena stays in cache; it grows to 1.5 times what is live, and so that a
 // collection's stack scan is paid for by as many new nodes).
 }  // namespace
 
@@ -137,6 +150,7 @@ void enable_label_collection(RuntimeAnalyzer& a) {
 }
 
 [[gnu::noinline, gnu::cold]] RuntimeAnalyzer& start() {
+  InRuntime guard;
   g_analyzer = new RuntimeAnalyzer();  // never freed: hooks may run during exit
   g_analyzer->shadow().share_cache(__ca_shadow_cache);
   g_analyzer->slicer().share_run(&__ca_node_run);
@@ -171,7 +185,6 @@ void __libc_free(void*);
 }
 
 namespace {
-thread_local bool t_in_allocation_hook = false;  // the analyzer allocates too
 
 void note_allocation(void* p, size_t n) {
   if (p == nullptr || n < RuntimeAnalyzer::kMinTrackedAllocation || g_analyzer == nullptr || t_in_allocation_hook) return;
@@ -231,23 +244,53 @@ void free(void* p) {
   __libc_free(p);
 }
 
-ca_label __ca_load(const void* addr, uint32_t size) { return analyzer().load(address(addr), size); }
+ca_label __ca_load(const void* addr, uint32_t size) {
+  InRuntime guard;
+  return analyzer().load(address(addr), size);
+}
 
-void __ca_store(void* addr, uint32_t size, ca_label label) { analyzer().store(address(addr), size, label); }
+void __ca_store(void* addr, uint32_t size, ca_label label) {
+  InRuntime guard;
+  analyzer().store(address(addr), size, label);
+}
 
-void __ca_clear(void* addr, uint64_t size) { analyzer().clear(address(addr), size); }
+void __ca_clear(void* addr, uint64_t size) {
+  InRuntime guard;
+  analyzer().clear(address(addr), size);
+}
 
-void __ca_memcpy(void* dst, const void* src, uint64_t size) { analyzer().copy(address(dst), address(src), size); }
+void __ca_memcpy(void* dst, const void* src, uint64_t size) {
+  InRuntime guard;
+  analyzer().copy(address(dst), address(src), size);
+}
 
-void __ca_memset(void* dst, uint64_t size) { analyzer().fill(address(dst), size); }
+void __ca_memset(void* dst, uint64_t size) {
+  InRuntime guard;
+  analyzer().fill(address(dst), size);
+}
 
-ca_label __ca_union(ca_label a, ca_label b) { return analyzer().join(a, b); }
+ca_label __ca_union(ca_label a, ca_label b) {
+  InRuntime guard;
+  return analyzer().join(a, b);
+}
 
-void __ca_use(ca_label label, uint32_t site) { analyzer().use(label, site); }
+void __ca_use(ca_label label, uint32_t site) {
+  InRuntime guard;
+  analyzer().use(label, site);
+}
 
-void __commanalyzer_region_begin(void) { analyzer().region_begin(); }
-void __commanalyzer_region_end(void) { analyzer().region_end(); }
-void __commanalyzer_iteration(void) { analyzer().iteration(); }
+void __commanalyzer_region_begin(void) {
+  InRuntime guard;
+  analyzer().region_begin();
+}
+void __commanalyzer_region_end(void) {
+  InRuntime guard;
+  analyzer().region_end();
+}
+void __commanalyzer_iteration(void) {
+  InRuntime guard;
+  analyzer().iteration();
+}
 
 }  // extern "C"
 

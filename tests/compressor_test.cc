@@ -38,6 +38,30 @@ TEST(FlowStores, VarintRoundTripsRandomChains) {
   EXPECT_EQ(flat.source_count(), compact.source_count());
 }
 
+// Runs long enough for their count to outgrow one and two varint bytes
+// (the count is rewritten in place while its length stays), each ended by a
+// chain that breaks the pattern.
+TEST(FlowStores, VarintLongRunsRoundTrip) {
+  FlatFlowStore flat;
+  VarintFlowStore compact;
+  ValueId v = 1000;
+  std::vector<ValueId> sources = {3, 7, 8};
+  for (const int length : {1, 2, 63, 64, 65, 100, 8191, 8192, 8193, 20000}) {
+    for (int i = 0; i < length; ++i) {
+      v += 1;
+      for (ValueId& s : sources) s += 1;
+      flat.append(v, sources);
+      compact.append(v, sources);
+    }
+    v += 5;
+    sources.push_back(sources.back() + 2);  // a break: another length
+    flat.append(v, sources);
+    compact.append(v, sources);
+  }
+  EXPECT_EQ(dump(flat), dump(compact));
+  EXPECT_LT(compact.code().size(), std::size_t{400});
+}
+
 // Chains that repeat the previous chain's sources one cell further on (a
 // stencil sweep) cost a few bytes each; any break in the pattern (other
 // length, other shift, a row boundary) falls back to gaps, exactly.

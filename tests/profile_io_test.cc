@@ -148,6 +148,56 @@ TEST(ProfileIo, ValueSectionRoundTripsAnyVertexOrder) {
   EXPECT_EQ(copy.vertex_group, original.vertex_group);
 }
 
+// encode_run codes a run of 64 alike vertices as encode would one by one:
+// repeats (step 0), and steps of 1 that follow old vertices, pass the newest
+// one, or start past it.
+TEST(ProfileIo, VertexCodeRunsMatchOneByOne) {
+  std::mt19937 rng(21);
+  profile_io_internal::VertexCode one, run;
+  std::vector<std::uint64_t> expected, got;
+  VertexId newest = 0;
+  for (int i = 0; i < 5000; ++i) {
+    if (rng() % 4 == 0) {  // a single vertex between runs
+      const VertexId x = rng() % (newest + 100);
+      expected.push_back(one.encode(x));
+      got.push_back(run.encode(x));
+      newest = std::max(newest, x);
+      continue;
+    }
+    const VertexId step = rng() % 3 == 0 ? 0 : 1;
+    VertexId base = rng() % (newest + 200);  // behind, across or past the newest
+    if (rng() % 3 == 0) base = newest + 1;
+    for (VertexId k = 0; k < 64; ++k) expected.push_back(one.encode(base + step * k));
+    run.encode_run(base, step, 64, [&](std::uint64_t code, std::uint64_t n) { got.insert(got.end(), n, code); });
+    newest = std::max(newest, base + step * 63);
+  }
+  EXPECT_EQ(got, expected);
+}
+
+// A sweep's values (one size, consecutive vertices, 64 at a time) and
+// others mixed in: the value section reads back exactly.
+TEST(ProfileIo, ValueSectionRoundTripsSweeps) {
+  std::mt19937 rng(22);
+  Profile<CompactValueStore, FlatFlowStore> original;
+  for (int i = 0; i < 5000; ++i) original.add_vertex(0x1000 + 8 * i);
+  for (int step = 0; step < 6; ++step) {
+    for (VertexId c = 0; c < 4000; ++c) original.values.create(8, false, c);
+    for (int i = 0; i < 100; ++i) original.values.create(8, false, rng() % 5000);
+    for (int i = 0; i < 130; ++i) original.values.create(8, false, 4321);  // one vertex over and over
+  }
+  for (int i = 0; i < 5000; ++i) original.values.create(rng() % 2 == 0 ? 8 : 4, rng() % 9 == 0, i % 4000);
+  std::ostringstream out;
+  write_profile(out, original, {});
+  std::istringstream in(out.str());
+  const auto copy = read_profile(in);
+  ASSERT_EQ(copy.values.count(), original.values.count());
+  for (ValueId v = 1; v <= original.values.count(); ++v) {
+    ASSERT_EQ(copy.values.vertex(v), original.values.vertex(v)) << v;
+    ASSERT_EQ(copy.values.size_bytes(v), original.values.size_bytes(v)) << v;
+    ASSERT_EQ(copy.values.is_input(v), original.values.is_input(v)) << v;
+  }
+}
+
 // A flow section longer than the writer's 1 MiB pieces, from a flat store
 // (coded while writing, piece by piece) and from a varint store (written as
 // is): both read back as the same chains.

@@ -54,6 +54,23 @@ TEST(UnionDagSlicer, AccumulatorCostsOneNodePerStep) {
   EXPECT_EQ(sources.back(), n);
 }
 
+TEST(UnionDagSlicer, DotProductAccumulatorIsExact) {
+  // sum += a[k] * b[k] for 500 k (past the small walk, within the unmarked
+  // one), with b[k] sometimes repeated: sorted, unique.
+  UnionDagSlicer s;
+  Label sum = kNoLabel;
+  std::vector<ValueId> expected;
+  for (ValueId k = 0; k < 500; ++k) {
+    const ValueId a = 1 + 2 * k, b = 5000 - 3 * (k % 400);
+    sum = s.join(sum, s.join(s.leaf(a), s.leaf(b)));
+    expected.push_back(a);
+    expected.push_back(b);
+  }
+  std::sort(expected.begin(), expected.end());
+  expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
+  EXPECT_EQ(flat(s, sum), expected);
+}
+
 TEST(UnionDagSlicer, MemoReturnsTheSameNodeForTheSamePair) {
   UnionDagSlicer s;
   const Label a = s.join(s.leaf(1), s.leaf(2));

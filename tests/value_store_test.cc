@@ -61,6 +61,38 @@ TEST(CompactValueStore, PackedColumnsAreExact) {
   EXPECT_GT(most, 600u);
 }
 
+// A sweep's values: one size, each in the vertex after the previous one's,
+// dead one step later. Their columns shrink to almost nothing, and a dead
+// value copied anew (from a register) counts again.
+TEST(CompactValueStore, SweepsCostAlmostNothing) {
+  CompactValueStore store;
+  constexpr ValueId kCells = 1 << 16;
+  for (int step = 0; step < 8; ++step) {
+    for (ValueId c = 0; c < kCells; ++c) {
+      const ValueId v = store.create(8, false, c);
+      store.add_copy(v);
+      store.add_copy(v);
+      if (step > 0) {
+        const ValueId old = v - kCells;
+        EXPECT_EQ(store.drop_copy(old), 1u);
+        EXPECT_EQ(store.drop_copy(old), 0u);
+      }
+    }
+  }
+  EXPECT_LT(store.memory_bytes(), std::size_t{3} * kCells);  // ~ the live counts of the last step
+  for (ValueId v = 1; v <= store.count(); v += 977) {
+    EXPECT_EQ(store.size_bytes(v), 8u);
+    EXPECT_FALSE(store.is_input(v));
+    EXPECT_EQ(store.vertex(v), (v - 1) % kCells);
+    EXPECT_EQ(store.kind(v), v > 7 * kCells ? ValueKind::kOutput : ValueKind::kIntermediate);
+  }
+  store.add_copy(5);
+  EXPECT_EQ(store.live_copies(5), 1u);
+  EXPECT_EQ(store.kind(5), ValueKind::kOutput);
+  EXPECT_EQ(store.drop_copy(5), 0u);
+  EXPECT_EQ(store.live_copies(5), 0u);
+}
+
 // The vertex column answers exactly whatever the vertices: runs of
 // neighbours (narrow blocks), jumps (blocks widened midway), kNoVertex.
 TEST(VertexColumn, MatchesAPlainArray) {

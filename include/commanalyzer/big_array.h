@@ -4,10 +4,18 @@
 // std::vector grows by allocating twice the space, copying, and freeing the
 // old block: while it copies, the data exists twice (the peak memory of a
 // long run is ~2x its data), and the copy itself costs time and page
-// faults. BigArray holds trivially copyable elements in a realloc'd block
-// instead: glibc serves large blocks with mmap and grows them with mremap,
-// which moves page-table entries and copies nothing. On Linux, large blocks
-// also ask for transparent huge pages (one fault per 2 MiB instead of 512).
+// faults. BigArray holds trivially copyable elements in a block that grows
+// without a copy: on Linux, a large block is a mapping of its own, grown with
+// mremap (which moves page-table entries and copies nothing) and advised to
+// use transparent huge pages (one fault per 2 MiB instead of 512); small
+// blocks and other systems use realloc.
+//
+// Why not realloc for large blocks too: glibc grows its own mmapped chunks
+// with mremap, but the huge-page advice, given to the page-aligned part of
+// such a chunk, splits its mapping in two, and mremap refuses a range over
+// two mappings (EFAULT). realloc then falls back to malloc + copy + free:
+// every growth past 4 MiB copied the whole array onto freshly faulted pages,
+// holding both copies meanwhile.
 #ifndef COMMANALYZER_BIG_ARRAY_H_
 #define COMMANALYZER_BIG_ARRAY_H_
 
@@ -51,7 +59,7 @@ class BigArray {
   }
   BigArray& operator=(BigArray&& other) noexcept {
     if (this != &other) {
-      std::free(data_);
+      release();
       data_ = other.data_;
       size_ = other.size_;
       capacity_ = other.capacity_;
@@ -60,7 +68,7 @@ class BigArray {
     }
     return *this;
   }
-  ~BigArray() { std::free(data_); }
+  ~BigArray() { release(); }
 
   std::size_t size() const { return size_; }
   std::size_t capacity() const { return capacity_; }
@@ -115,8 +123,10 @@ class BigArray {
   }
 
  private:
-  // Blocks at least this large ask for huge pages.
+  // Blocks at least this large are mappings of their own (on Linux), and ask
+  // for huge pages.
   static constexpr std::size_t kHugeBytes = std::size_t{4} << 20;
+  static constexpr std::size_t kPageBytes = 4096;
 
   void grow(std::size_t need) {
     // Doubling costs no copy and no resident memory (untouched pages of the
@@ -124,22 +134,59 @@ class BigArray {
     reallocate(std::max({need, 2 * capacity_, std::size_t{4096} / sizeof(T) + 1}));
   }
 
+#if defined(__linux__)
+  // A block of `capacity` elements is mapped iff its bytes reach kHugeBytes
+  // (so a capacity tells how its block was made).
+  static bool mapped(std::size_t capacity) { return capacity * sizeof(T) >= kHugeBytes; }
+  static std::size_t mapping_bytes(std::size_t capacity) {
+    return (capacity * sizeof(T) + kPageBytes - 1) & ~(kPageBytes - 1);
+  }
+
+  void reallocate(std::size_t capacity) {
+    if (capacity > SIZE_MAX / sizeof(T) - kPageBytes) throw std::bad_alloc();
+    if (!mapped(capacity)) {
+      void* block = std::realloc(data_, capacity * sizeof(T));
+      if (block == nullptr) throw std::bad_alloc();
+      data_ = static_cast<T*>(block);
+      capacity_ = capacity;
+      return;
+    }
+    const std::size_t bytes = mapping_bytes(capacity);
+    void* block;
+    if (mapped(capacity_)) {
+      block = mremap(data_, mapping_bytes(capacity_), bytes, MREMAP_MAYMOVE);
+      if (block == MAP_FAILED) throw std::bad_alloc();
+    } else {  // from a small block: one copy of less than kHugeBytes
+      block = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (block == MAP_FAILED) throw std::bad_alloc();
+      if (size_ != 0) std::memcpy(block, data_, size_ * sizeof(T));
+      std::free(data_);
+    }
+#if defined(MADV_HUGEPAGE)
+    madvise(block, bytes, MADV_HUGEPAGE);  // advice only; the whole mapping, so it stays one
+#endif
+    data_ = static_cast<T*>(block);
+    capacity_ = bytes / sizeof(T);
+  }
+
+  void release() {
+    if (mapped(capacity_)) {
+      munmap(data_, mapping_bytes(capacity_));
+    } else {
+      std::free(data_);
+    }
+  }
+#else
   void reallocate(std::size_t capacity) {
     if (capacity > SIZE_MAX / sizeof(T)) throw std::bad_alloc();
     void* block = std::realloc(data_, capacity * sizeof(T));
     if (block == nullptr) throw std::bad_alloc();
     data_ = static_cast<T*>(block);
     capacity_ = capacity;
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    const std::size_t bytes = capacity * sizeof(T);
-    if (bytes >= kHugeBytes) {
-      constexpr std::uintptr_t kPage = 4096;
-      const auto start = (reinterpret_cast<std::uintptr_t>(data_) + kPage - 1) & ~(kPage - 1);
-      const auto stop = (reinterpret_cast<std::uintptr_t>(data_) + bytes) & ~(kPage - 1);
-      if (stop > start) madvise(reinterpret_cast<void*>(start), stop - start, MADV_HUGEPAGE);  // advice only
-    }
-#endif
   }
+
+  void release() { std::free(data_); }
+#endif
 
   T* data_ = nullptr;
   std::size_t size_ = 0;

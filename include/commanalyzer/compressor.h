@@ -14,6 +14,7 @@
 #define COMMANALYZER_COMPRESSOR_H_
 
 #include <algorithm>
+#include <bit>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -186,21 +187,34 @@ class VarintFlowStore {
     if (v <= last_value_) throw std::invalid_argument("commanalyzer: value-flow chains must come in creation order");
     const ValueId delta = v - last_value_;
     bool repeat = !sources.empty() && sources.size() == previous_.size();
-    for (std::size_t k = 0; repeat && k < sources.size(); ++k) repeat = sources[k] == previous_[k] + shift_ + delta;
+    const ValueId step = shift_ + delta;
+    const ValueId* const before = previous_.data();
+    for (std::size_t k = 0; repeat && k < sources.size(); ++k) repeat = sources[k] == before[k] + step;
     if (repeat) {
       // Extend the run record at the end of the code, or start one.
       if (run_start_ != kNoRun && run_delta_ == delta) {
-        bytes_.truncate(run_start_);
         ++run_length_;
+        // Only the count changes; in place while its varint keeps its
+        // length (a row of a sweep: every chain but a few).
+        const std::uint64_t count = 2 * run_length_ + 1;
+        const std::size_t length = static_cast<std::size_t>(std::bit_width(count) + 6) / 7;
+        if (length == bytes_.size() - run_count_at_) {
+          flow_code::put(bytes_.data() + run_count_at_, count);
+        } else {
+          bytes_.truncate(run_count_at_);
+          std::uint8_t* const first = bytes_.extend(10);
+          bytes_.truncate(run_count_at_ + static_cast<std::size_t>(flow_code::put(first, count) - first));
+        }
       } else {
         run_start_ = bytes_.size();
         run_delta_ = delta;
         run_length_ = 1;
+        std::uint8_t* const first = bytes_.extend(20);
+        std::uint8_t* out = flow_code::put(first, delta);
+        run_count_at_ = run_start_ + static_cast<std::size_t>(out - first);
+        out = flow_code::put(out, 2 * run_length_ + 1);
+        bytes_.truncate(run_start_ + static_cast<std::size_t>(out - first));
       }
-      std::uint8_t* const first = bytes_.extend(20);
-      std::uint8_t* out = flow_code::put(first, delta);
-      out = flow_code::put(out, 2 * run_length_ + 1);
-      bytes_.truncate(run_start_ + static_cast<std::size_t>(out - first));
       shift_ += delta;
     } else {
       if (!sources.empty()) {
@@ -285,6 +299,7 @@ class VarintFlowStore {
   std::vector<ValueId> previous_;  // the sources of the last chain coded with gaps ...
   ValueId shift_ = 0;              // ... plus this: the sources of the last chain
   std::size_t run_start_ = kNoRun;  // where the run record at the end of bytes_ starts
+  std::size_t run_count_at_ = 0;    // ... and its count (the varint after the delta)
   ValueId run_delta_ = 0;
   std::uint64_t run_length_ = 0;
   std::size_t flows_ = 0;

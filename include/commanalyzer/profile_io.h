@@ -28,6 +28,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
@@ -109,7 +110,11 @@ class Checksum {
  private:
   static std::uint64_t load(const unsigned char* p) {
     std::uint64_t w = 0;
-    for (int i = 7; i >= 0; --i) w = (w << 8) | p[i];  // little-endian on any host
+    if constexpr (std::endian::native == std::endian::little) {
+      std::memcpy(&w, p, sizeof w);  // one load (GCC keeps the byte loop below as eight)
+    } else {
+      for (int i = 7; i >= 0; --i) w = (w << 8) | p[i];  // little-endian on any host
+    }
     return w;
   }
   void word(const unsigned char* p) { hash_ = (hash_ ^ load(p)) * kFnvPrime; }
@@ -261,6 +266,27 @@ class VertexCode {
     previous_ = x;
     return code;
   }
+  // encode() of base + step * k for k = 0 .. n - 1 (step 0 or 1, n >= 1,
+  // no wrap past 2^32), as segments: fn(code, count) in order, in O(1).
+  // After the first: step 0 repeats the previous vertex (code 2, zigzag of
+  // -1); step 1 follows it (code 1) until it passes the newest vertex,
+  // then each is the newest plus one (code 0).
+  template <class Fn>
+  void encode_run(VertexId base, VertexId step, std::uint64_t n, Fn&& fn) {
+    fn(encode(base), std::uint64_t{1});
+    if (n == 1) return;
+    const std::int64_t x0 = base;
+    if (step == 0) {
+      fn(std::uint64_t{2}, n - 1);
+      return;
+    }
+    const std::int64_t last = x0 + static_cast<std::int64_t>(n) - 1;
+    const std::uint64_t follow = static_cast<std::uint64_t>(std::min<std::int64_t>(newest_ - x0, last - x0));
+    if (follow != 0) fn(std::uint64_t{1}, follow);
+    if (follow != n - 1) fn(std::uint64_t{0}, n - 1 - follow);
+    newest_ = std::max(newest_, last);
+    previous_ = last;
+  }
   bool decode(std::uint64_t code, VertexId& vertex) {
     std::int64_t x = newest_ + 1;
     if (code != 0) {
@@ -313,19 +339,39 @@ void write_profile(std::ostream& out, const Profile<CompactValueStore, Flows>& p
       out = flow_code::put(out, code);
       if (more != 0) out = flow_code::put(out, more);
     };
-    for (ValueId v = 1; v <= values.count(); ++v) {
-      const std::uint64_t si = 2 * std::uint64_t{values.size_bytes(v)} + (values.is_input(v) ? 1 : 0);
-      const std::uint64_t vc = vertex_code.encode(values.vertex(v));
-      if (v > 1 && si == size_input && vc == code) {
-        ++more;
-        continue;
+    // `count` values alike (size and input si, vertex code vc) extend the
+    // record being gathered or start one.
+    bool started = false;
+    auto add = [&](std::uint64_t si, std::uint64_t vc, std::uint64_t count) {
+      if (started && si == size_input && vc == code) {
+        more += count;
+        return;
       }
-      if (v > 1) emit();
+      if (started) emit();
+      started = true;
       size_input = si;
       code = vc;
-      more = 0;
+      more = count - 1;
+    };
+    const std::size_t count = values.count();
+    for (std::size_t v = 1; v <= count;) {
+      // 64 alike values at once (a sweep's), else one by one.
+      std::uint32_t size;
+      bool input;
+      VertexId base, step;
+      if (v % 64 == 0 && count - v >= 63 && values.alike64(static_cast<ValueId>(v), size, input, base, step) &&
+          base <= ~VertexId{0} - 63) {
+        const std::uint64_t si = 2 * std::uint64_t{size} + (input ? 1 : 0);
+        vertex_code.encode_run(base, step, 64, [&](std::uint64_t vc, std::uint64_t n) { add(si, vc, n); });
+        v += 64;
+        continue;
+      }
+      const auto id = static_cast<ValueId>(v);
+      add(2 * std::uint64_t{values.size_bytes(id)} + (values.is_input(id) ? 1 : 0),
+          vertex_code.encode(values.vertex(id)), 1);
+      ++v;
     }
-    if (values.count() > 0) emit();
+    if (started) emit();
     w.bytes(chunk.data(), static_cast<std::size_t>(out - chunk.data()));
   }
 

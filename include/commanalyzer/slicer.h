@@ -259,11 +259,10 @@ class UnionDagSlicer {
     Label label = root;
     for (std::size_t steps = 0;; ++steps) {
       if (steps == kSmallWalk) [[unlikely]] {
-        // Too big: go on with visit marks from where the walk stands (the
-        // nodes it already expanded may be expanded once more, no more).
+        // Too big for the arrays here: go on in flatten_big.
         stack[top++] = label;
         out.assign(leaves.data(), leaves.data() + found);
-        flatten_marked(std::span<const Label>(stack.data(), top), out);
+        flatten_big(std::span<const Label>(stack.data(), top), out);
         return;
       }
       if ((label & kNodeBit) != 0) {
@@ -276,7 +275,46 @@ class UnionDagSlicer {
       if (top == 0) break;
       label = stack[--top];
     }
-    out.assign(leaves.data(), leaves.data() + slicer_internal::sort_unique_small(leaves.data(), found));
+    // push_back, not assign: assign copies through a memmove call, which
+    // costs more than the handful of ids a store usually has.
+    const std::size_t kept = slicer_internal::sort_unique_small(leaves.data(), found);
+    for (std::size_t i = 0; i < kept; ++i) out.push_back(leaves[i]);
+  }
+
+  // The rest of a walk that outgrew the small one: `out` holds the leaves
+  // found so far, `pending` the labels still to expand. Still without visit
+  // marks, for up to kUnmarkedWalk more steps: a label of a few hundred
+  // nodes (a dot product's accumulator: MatMul) is usually a tree, and the
+  // marks (a bitmap word per node, set and cleared) cost a third of such a
+  // walk. The leaves are then sorted and deduplicated through the leaf
+  // bitmap (flatten_marked with nothing pending). A label that needs more
+  // steps -- a big DAG, or a small one whose shared nodes the unmarked walk
+  // would expand again and again -- goes on with marks from where the walk
+  // stands (the nodes expanded so far may be expanded once more, no more).
+  [[gnu::noinline]] void flatten_big(std::span<const Label> pending, std::vector<ValueId>& out) {
+    if (walk_.size() < pending.size() + kUnmarkedWalk + 1) walk_.resize(pending.size() + kUnmarkedWalk + 1);
+    Label* const stack = walk_.data();
+    std::size_t top = pending.size();
+    std::copy(pending.begin(), pending.end(), stack);
+    const Node* const nodes = nodes_.data();
+    for (std::size_t steps = 0; top != 0; ++steps) {
+      Label label = stack[--top];
+      if (steps == kUnmarkedWalk) [[unlikely]] {
+        stack[top++] = label;
+        flatten_marked(std::span<const Label>(stack, top), out);
+        return;
+      }
+      // Each step pops one label and pushes at most two: the stack stays
+      // within pending.size() + kUnmarkedWalk + 1.
+      if ((label & kNodeBit) != 0) {
+        const Node& node = nodes[label & kPayloadMask];
+        stack[top++] = node.b;
+        stack[top++] = node.a;
+        continue;
+      }
+      out.push_back(static_cast<ValueId>(label));
+    }
+    flatten_marked({}, out);
   }
 
   // Node slots (live or reusable).
@@ -286,7 +324,8 @@ class UnionDagSlicer {
     return nodes_.capacity() * sizeof(Node) + visited_.capacity() * sizeof(std::uint64_t) +
            visited_words_.capacity() * sizeof(std::size_t) +
            memo_.size() * sizeof(MemoEntry) + seen_.capacity() * sizeof(std::uint64_t) +
-           in_use_.capacity() * sizeof(std::uint64_t) + seen_words_.capacity() * sizeof(std::uint64_t);
+           in_use_.capacity() * sizeof(std::uint64_t) + seen_words_.capacity() * sizeof(std::uint64_t) +
+           walk_.capacity() * sizeof(Label);
   }
 
  private:
@@ -351,45 +390,66 @@ class UnionDagSlicer {
     if (const std::size_t tail = nodes_.size() & 63; tail != 0) in_use_.back() |= ~std::uint64_t{0} << tail;
     free_slots_ = nodes_.size() - marked_;
     alloc_cursor_ = 0;
-    // Grow when at least half the arena is live (else reuse it), and so that
-    // the nodes made until the next collection outnumber the words it scans.
-    collect_at_ = std::max({min_nodes_, 2 * marked_, marked_ + root_words_});
+    // Grow when at least two thirds of the arena are live (else reuse it),
+    // to 1.5 times what is live, and so that the nodes made until the next
+    // collection outnumber the words it scans. Not 2 times: a sweep's labels
+    // live until its residual is tested, then all die; the arena ends up
+    // around its peak live set plus the growth margin, and each sweep's
+    // collection marks about that margin (Heat2D 1024: arena 8.4M -> 5.7M
+    // nodes, 3.2M -> 0.45M marked per step).
+    collect_at_ = std::max({min_nodes_, marked_ + marked_ / 2, marked_ + root_words_});
     std::fill(memo_.begin(), memo_.end(), MemoEntry{});
     newest_ = kNoLabel;
   }
 
+  // Marks node `index` and everything below it (in_use_ bits), counting
+  // the newly marked in marked_. Local pointers, as in flatten_marked: a
+  // collection walks every live node.
   void mark_from(std::size_t index) {
-    auto mark = [this](std::size_t i) {
-      std::uint64_t& word = in_use_[i >> 6];
+    std::uint64_t* const in_use = in_use_.data();
+    const Node* const nodes = nodes_.data();
+    std::size_t marked = 0;
+    auto mark = [&](std::size_t i) {
+      std::uint64_t& word = in_use[i >> 6];
       const std::uint64_t bit = std::uint64_t{1} << (i & 63);
       if ((word & bit) != 0) return false;
       word |= bit;
-      ++marked_;
+      ++marked;
       return true;
     };
     if (!mark(index)) return;
-    stack_.clear();
     // Down one newly marked operand in a register, the other on the stack.
+    if (stack_.size() < 64) stack_.resize(64);
+    Label* stack = stack_.data();
+    std::size_t top = 0, room = stack_.size();
     for (;;) {
-      const Node& node = nodes_[index];
+      const Node& node = nodes[index];
       const Label a = node.a, b = node.b;
       const bool into_a = (a & kNodeBit) != 0 && mark(a & kPayloadMask);
       const bool into_b = (b & kNodeBit) != 0 && mark(b & kPayloadMask);
       if (into_a) {
-        if (into_b) stack_.push_back(b & kPayloadMask);
+        if (into_b) {
+          if (top == room) [[unlikely]] {
+            stack_.resize(2 * room);
+            stack = stack_.data();
+            room = stack_.size();
+          }
+          stack[top++] = b & kPayloadMask;
+        }
         index = a & kPayloadMask;
       } else if (into_b) {
         index = b & kPayloadMask;
-      } else if (!stack_.empty()) {
-        index = stack_.back();
-        stack_.pop_back();
+      } else if (top != 0) {
+        index = stack[--top];
       } else {
-        return;
+        break;
       }
     }
+    marked_ += marked;
   }
 
   static constexpr std::size_t kSmallWalk = 128;
+  static constexpr std::size_t kUnmarkedWalk = 4096;
   // Read the leaf bitmap back when its summary has at most this many words
   // per unique leaf (else radix-sort the leaves).
   static constexpr std::size_t kScanWordsPerLeaf = 4;
@@ -403,58 +463,104 @@ class UnionDagSlicer {
   // (when they are dense in their id range, as the residual of a stencil
   // sweep is) or by a radix sort, never by a comparison sort of a set that
   // can hold millions of ids.
-  // Sets v's bit in the leaf bitmap; false if it was set already.
-  [[gnu::always_inline]] bool add_leaf(ValueId v, ValueId& lo, ValueId& hi) {
-    const std::size_t word = v >> 6;
-    if (word >= seen_.size()) [[unlikely]] {
-      seen_.resize(std::max<std::size_t>(word + 1, 2 * seen_.size()), 0);
-      seen_words_.resize((seen_.size() + 63) / 64, 0);
-    }
-    const std::uint64_t bit = std::uint64_t{1} << (v & 63);
-    if ((seen_[word] & bit) != 0) return false;
-    seen_[word] |= bit;
-    seen_words_[word >> 6] |= std::uint64_t{1} << (word & 63);
-    lo = std::min(lo, v);
-    hi = std::max(hi, v);
-    return true;
+  // The leaf bitmap must hold ids up to `word` * 64 + 63.
+  [[gnu::noinline]] void grow_seen(std::size_t word) {
+    seen_.resize(std::max<std::size_t>(word + 1, 2 * seen_.size()), 0);
+    seen_words_.resize((seen_.size() + 63) / 64, 0);
   }
 
   // `out` holds leaves found so far (maybe repeated); `pending` the labels
   // still to expand.
+  // The walk keeps every array it touches in local pointers (refreshed only
+  // when one grows): through the members, each step would reload them,
+  // since a store to a bitmap word may alias them as far as the compiler
+  // knows. It is the inner loop of every big flatten (a residual over a
+  // whole sweep: millions of nodes).
   void flatten_marked(std::span<const Label> pending, std::vector<ValueId>& out) {
     if (visited_.size() * 64 < nodes_.size()) visited_.resize((nodes_.size() + 63) / 64, 0);
+    const Node* const nodes = nodes_.data();
+    std::uint64_t* const visited = visited_.data();
+    std::uint64_t* seen = seen_.data();
+    std::uint64_t* seen_words = seen_words_.data();
+    std::size_t seen_size = seen_.size();
     ValueId lo = ~ValueId{0}, hi = 0;
+    // Sets v's bit in the leaf bitmap; false if it was set already.
+    auto add_leaf = [&](ValueId v) __attribute__((always_inline)) {
+      const std::size_t word = v >> 6;
+      if (word >= seen_size) [[unlikely]] {
+        grow_seen(word);
+        seen = seen_.data();
+        seen_words = seen_words_.data();
+        seen_size = seen_.size();
+      }
+      const std::uint64_t bit = std::uint64_t{1} << (v & 63);
+      const std::uint64_t had = seen[word];
+      if ((had & bit) != 0) return false;
+      seen[word] = had | bit;
+      seen_words[word >> 6] |= std::uint64_t{1} << (word & 63);
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+      return true;
+    };
+    // Unique leaves go to out[0, kept), grown by doubling.
     std::size_t kept = 0;
     for (const ValueId v : out) {
-      if (add_leaf(v, lo, hi)) out[kept++] = v;
+      if (add_leaf(v)) out[kept++] = v;
     }
-    out.resize(kept);
+    out.resize(std::max<std::size_t>(out.size(), 64));
+    ValueId* leaves = out.data();
+    std::size_t leaf_room = out.size();
+    // Visited bitmap words set, for clearing them afterwards.
+    if (visited_words_.size() < 64) visited_words_.resize(64);
+    std::size_t* touched = visited_words_.data();
+    std::size_t touched_count = 0, touched_room = visited_words_.size();
     // The stack holds at most one label per node plus the pending ones:
     // grown ahead, it needs no check per push.
     std::size_t top = pending.size();
     if (stack_.size() < top + 2) stack_.resize(std::max(top + 2, 2 * stack_.size()));
     std::copy(pending.begin(), pending.end(), stack_.begin());
+    Label* stack = stack_.data();
+    std::size_t stack_room = stack_.size();
     while (top != 0) {
       // Down the first operands in a register, as in flatten.
-      for (Label label = stack_[--top];;) {
+      for (Label label = stack[--top];;) {
         if ((label & kNodeBit) == 0) {
-          if (add_leaf(static_cast<ValueId>(label), lo, hi)) out.push_back(static_cast<ValueId>(label));
+          const auto v = static_cast<ValueId>(label);
+          if (add_leaf(v)) {
+            if (kept == leaf_room) [[unlikely]] {
+              out.resize(2 * leaf_room);
+              leaves = out.data();
+              leaf_room = out.size();
+            }
+            leaves[kept++] = v;
+          }
           break;
         }
         const std::size_t index = label & kPayloadMask;
-        std::uint64_t& word = visited_[index >> 6];
         const std::uint64_t bit = std::uint64_t{1} << (index & 63);
+        const std::uint64_t word = visited[index >> 6];
         if ((word & bit) != 0) break;
-        if (word == 0) visited_words_.push_back(index >> 6);
-        word |= bit;
-        if (stack_.size() < top + 1) [[unlikely]] stack_.resize(2 * stack_.size());
-        const Node& node = nodes_[index];
-        stack_[top++] = node.b;
+        if (word == 0) {
+          if (touched_count == touched_room) [[unlikely]] {
+            visited_words_.resize(2 * touched_room);
+            touched = visited_words_.data();
+            touched_room = visited_words_.size();
+          }
+          touched[touched_count++] = index >> 6;
+        }
+        visited[index >> 6] = word | bit;
+        if (top == stack_room) [[unlikely]] {
+          stack_.resize(2 * stack_room);
+          stack = stack_.data();
+          stack_room = stack_.size();
+        }
+        const Node& node = nodes[index];
+        stack[top++] = node.b;
         label = node.a;
       }
     }
-    for (const std::size_t w : visited_words_) visited_[w] = 0;
-    visited_words_.clear();
+    out.resize(kept);
+    for (std::size_t i = 0; i < touched_count; ++i) visited[touched[i]] = 0;
     if (out.empty()) return;
     // The bitmap has a summary level (a bit per non-empty word), so reading
     // it back costs one step per 4096 ids of the range plus one per
@@ -463,15 +569,15 @@ class UnionDagSlicer {
     if (last_summary - first_summary < kScanWordsPerLeaf * out.size()) {
       std::size_t k = 0;
       for (std::size_t s = first_summary; s <= last_summary; ++s) {
-        std::uint64_t words = seen_words_[s];
-        seen_words_[s] = 0;
+        std::uint64_t words = seen_words[s];
+        seen_words[s] = 0;
         while (words != 0) {
           const std::size_t w = (s << 6) | static_cast<std::size_t>(std::countr_zero(words));
           words &= words - 1;
-          std::uint64_t bits = seen_[w];
-          seen_[w] = 0;
+          std::uint64_t bits = seen[w];
+          seen[w] = 0;
           while (bits != 0) {
-            out[k++] = static_cast<ValueId>((w << 6) | static_cast<std::size_t>(std::countr_zero(bits)));
+            leaves[k++] = static_cast<ValueId>((w << 6) | static_cast<std::size_t>(std::countr_zero(bits)));
             bits &= bits - 1;
           }
         }
@@ -497,6 +603,7 @@ class UnionDagSlicer {
   std::vector<std::size_t> visited_words_;
   std::vector<MemoEntry> memo_;
   std::vector<Label> stack_;
+  std::vector<Label> walk_;  // flatten_big's stack
   std::vector<std::uint64_t> seen_;        // leaf bitmap of flatten_marked, all zero between calls
   std::vector<std::uint64_t> seen_words_;  // its summary: a bit per non-empty word of seen_
   std::vector<ValueId> sort_scratch_;
