@@ -62,25 +62,28 @@
 #include "llvm/Passes/PassPlugin.h"
 #include "llvm/Support/xxhash.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "runtime_abi.h"
 
 using namespace llvm;
 
 namespace {
 
-// Mirrors of the constants in runtime_abi.h (the pass does not include the C
-// header so that it builds from the LLVM flags alone).
-constexpr uint64_t kComputedBit = uint64_t(1) << 63;  // CA_COMPUTED_BIT
-constexpr unsigned kMaxArgLabels = 64;                // CA_MAX_ARG_LABELS
+// The runtime's ABI (runtime_abi.h, next to this file: a quote include
+// needs no extra flags). The inline paths depend on these constants.
+constexpr uint64_t kComputedBit = CA_COMPUTED_BIT;
+constexpr unsigned kMaxArgLabels = CA_MAX_ARG_LABELS;
 constexpr uint64_t kMaxAccess = 64;  // largest size __ca_load/__ca_store take
-// The runtime's shadow memory as the inline load path sees it (runtime_abi.h:
-// CA_SHADOW_*, __ca_shadow_cache).
-constexpr uint64_t kShadowWordShift = 2;        // 4-byte words
-constexpr uint64_t kShadowPageBits = 14;        // words per page: 2^14
-constexpr unsigned kShadowCacheBits = 6;        // direct-mapped,
-constexpr unsigned kShadowCacheEntries = 1u << kShadowCacheBits; // 64 entries
-constexpr uint64_t kShadowCacheMultiplier = 0x9E3779B97F4A7C15ull;
+// The runtime's shadow memory as the inline load path sees it
+// (CA_SHADOW_*, __ca_shadow_cache).
+constexpr uint64_t kShadowWordShift = 2;  // log2(CA_SHADOW_WORD_BYTES)
+constexpr uint64_t kShadowPageBits = CA_SHADOW_PAGE_BITS;
+constexpr unsigned kShadowCacheBits = 6;  // log2(CA_SHADOW_CACHE_ENTRIES), direct-mapped
+constexpr unsigned kShadowCacheEntries = CA_SHADOW_CACHE_ENTRIES;
+constexpr uint64_t kShadowCacheMultiplier = CA_SHADOW_CACHE_MULTIPLIER;
+static_assert(uint64_t(1) << kShadowWordShift == CA_SHADOW_WORD_BYTES, "shadow word size");
+static_assert(1u << kShadowCacheBits == CA_SHADOW_CACHE_ENTRIES, "shadow cache size");
 constexpr uint64_t kMaxInlineLoad = 8;          // larger loads always call
-constexpr uint64_t kNodeBit = uint64_t(1) << 62; // a label naming a node
+constexpr uint64_t kNodeBit = CA_NODE_BIT;  // a label naming a union node
 
 // Data = something a program computes with: integers, floating point, and
 // aggregates with at least one such field. Pointers are structure and carry

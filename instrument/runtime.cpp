@@ -46,7 +46,7 @@ static_assert(CA_SHADOW_WORD_BYTES == commanalyzer::PagedShadowMemory<>::kWordBy
                   CA_SHADOW_CACHE_MULTIPLIER == commanalyzer::PagedShadowMemory<>::kCacheMultiplier,
               "shadow layout shared with the pass");
 static_assert(sizeof(commanalyzer::UnionDagSlicer::Node) == 16 && sizeof(commanalyzer::UnionDagSlicer::NodeRun) == 24 &&
-                  commanalyzer::kNodeBit == (UINT64_C(1) << 62),
+                  commanalyzer::kNodeBit == CA_NODE_BIT,
               "node layout shared with the pass");
 static_assert(sizeof(ShadowCacheEntry) == 16 && offsetof(ShadowCacheEntry, page) == 8, "cache entry layout shared with the pass");
 

@@ -63,8 +63,9 @@ void __ca_memset(void* dst, uint64_t size);
 //   struct { struct { uint64_t a, b; } *base; uint64_t next, end; } __ca_node_run;
 // When a' = a & ~CA_COMPUTED_BIT and b' = b & ~CA_COMPUTED_BIT are both
 // non-zero and distinct and next != end: base[next] = {a', b'}; the label is
-// next | (1 << 62) | CA_COMPUTED_BIT; next += 1. Only the runtime refills
+// next | CA_NODE_BIT | CA_COMPUTED_BIT; next += 1. Only the runtime refills
 // the run (inside __ca_union), so base is read after next and end.
+#define CA_NODE_BIT (UINT64_C(1) << 62)
 ca_label __ca_union(ca_label a, ca_label b);
 
 // Control flow: the data `label` decides a conditional branch or switch at
