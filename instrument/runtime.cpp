@@ -64,12 +64,12 @@ RuntimeAnalyzer* g_analyzer = nullptr;
 // and must not be tracked (nor cleared when freed, nor replayed when
 // realloc moves them). Set while an allocation hook or any analysis hook
 // runs (InRuntime).
-thread_local bool t_in_allocation_hook = false;
+thread_local bool t_in_runtime = false;
 
 struct InRuntime {
-  const bool outer = t_in_allocation_hook;
-  InRuntime() { t_in_allocation_hook = true; }
-  ~InRuntime() { t_in_allocation_hook = outer; }
+  const bool outer = t_in_runtime;
+  InRuntime() { t_in_runtime = true; }
+  ~InRuntime() { t_in_runtime = outer; }
 };
 
 void write_profile_at_exit() {
@@ -187,30 +187,27 @@ void __libc_free(void*);
 namespace {
 
 void note_allocation(void* p, size_t n) {
-  if (p == nullptr || n < RuntimeAnalyzer::kMinTrackedAllocation || g_analyzer == nullptr || t_in_allocation_hook) return;
-  t_in_allocation_hook = true;
+  if (p == nullptr || n < RuntimeAnalyzer::kMinTrackedAllocation || g_analyzer == nullptr || t_in_runtime) return;
+  InRuntime guard;
   g_analyzer->allocation(address(p), n);
-  t_in_allocation_hook = false;
 }
 
 // Freed memory holds no values: without clearing, a later allocation at the
 // same address would see the old block's values (no inputs where the program
 // reads fresh memory), and the profile would depend on the heap's layout.
 void note_release(void* p, size_t size) {
-  if (p == nullptr || g_analyzer == nullptr || t_in_allocation_hook) return;
-  t_in_allocation_hook = true;
+  if (p == nullptr || g_analyzer == nullptr || t_in_runtime) return;
+  InRuntime guard;
   g_analyzer->clear(address(p), size);
   g_analyzer->release(address(p));
-  t_in_allocation_hook = false;
 }
 
 // realloc's own copy is not instrumented: the moved values are replicated
 // as memcpy would.
 void note_move(void* to, const void* from, size_t size) {
-  if (g_analyzer == nullptr || t_in_allocation_hook || size == 0) return;
-  t_in_allocation_hook = true;
+  if (g_analyzer == nullptr || t_in_runtime || size == 0) return;
+  InRuntime guard;
   g_analyzer->copy(address(to), address(from), size);
-  t_in_allocation_hook = false;
 }
 }  // namespace
 

@@ -17,7 +17,7 @@
 // Labels (opaque to the pass, apart from the two ABI rules):
 //   0                     none
 //   id                    leaf: exactly value <id>             (bit 62 clear)
-//   NODE_BIT | n          union node n: the union of two labels
+//   CA_NODE_BIT | n       union node n: the union of two labels
 //   ... | CA_COMPUTED_BIT the data went through a computation
 // Shadow memory: a hash map from 4-byte word address to value id.
 #include "runtime_abi.h"
@@ -39,8 +39,7 @@ uint64_t __ca_fast_loads;
 struct { void* base; uint64_t next, end; } __ca_node_run;
 
 #define WORD 4u
-#define NODE_BIT (UINT64_C(1) << 62)
-#define PAYLOAD(l) ((l) & ~(CA_COMPUTED_BIT | NODE_BIT))
+#define PAYLOAD(l) ((l) & ~(CA_COMPUTED_BIT | CA_NODE_BIT))
 
 static FILE* out;
 static uint64_t next_id = 1;
@@ -115,7 +114,7 @@ typedef struct {
   uint64_t mark;  // flatten generation that last visited this node
 } Node;
 static Node* nodes;
-static size_t nnodes = 1, capnodes;  // node 0 unused: NODE_BIT|0 != a label
+static size_t nnodes = 1, capnodes;  // node 0 unused: CA_NODE_BIT|0 != a label
 static uint64_t generation;
 
 typedef struct {
@@ -151,7 +150,7 @@ static void sources(ca_label l, Vec* out) {
   while (stack.n) {
     ca_label x = stack.v[--stack.n];
     uint64_t p = PAYLOAD(x);
-    if (!(x & NODE_BIT)) {
+    if (!(x & CA_NODE_BIT)) {
       if (p) push(out, p);
     } else if (nodes[p].mark != generation) {
       nodes[p].mark = generation;
@@ -179,7 +178,7 @@ static ca_label node(ca_label a, ca_label b) {
   nodes[nnodes].a = a;
   nodes[nnodes].b = b;
   nodes[nnodes].mark = 0;
-  return NODE_BIT | nnodes++;
+  return CA_NODE_BIT | nnodes++;
 }
 
 static size_t memo_slot(ca_label a, ca_label b) {
@@ -249,7 +248,7 @@ static void fill(void* addr, uint64_t size, uint64_t id) {
 
 void __ca_store(void* addr, uint32_t size, ca_label label) {
   if (!size) return;
-  if (label && !(label & (CA_COMPUTED_BIT | NODE_BIT))) {
+  if (label && !(label & (CA_COMPUTED_BIT | CA_NODE_BIT))) {
     fprintf(trace(), "COPY %llu\n", (unsigned long long)label);
     fill(addr, size, label);
     return;
