@@ -280,13 +280,14 @@ struct LogicalVolumeCostModel {
     // sharer's partial instead of v (exchange_partials). False when v is
     // not such a sum.
     bool receive_partials(ValueId v, ProcId q) {
-      const auto it = sharers.find({profile.values.vertex(v), profile.phase_of(v)});
+      const std::size_t phase = profile.phase_of(v);
+      const auto it = sharers.find({profile.values.vertex(v), phase});
       if (it == sharers.end() || it->second.newest != v) return false;
       const std::vector<ProcId>& procs = it->second.procs;
       if (std::find(procs.begin(), procs.end(), q) == procs.end()) return false;
       if (!delivered.insert(key(v, q)).second) return true;
       for (ProcId p : procs) {
-        if (p != q) send(p, q, profile.values.size_bytes(v), profile.phase_of(v));
+        if (p != q) send(p, q, profile.values.size_bytes(v), phase);
       }
       return true;
     }

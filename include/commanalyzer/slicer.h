@@ -514,8 +514,8 @@ class UnionDagSlicer {
     if (visited_words_.size() < 64) visited_words_.resize(64);
     std::size_t* touched = visited_words_.data();
     std::size_t touched_count = 0, touched_room = visited_words_.size();
-    // The stack holds at most one label per node plus the pending ones:
-    // grown ahead, it needs no check per push.
+    // The stack starts with the pending labels and room for a node's two
+    // operands; it doubles when a push finds it full.
     std::size_t top = pending.size();
     if (stack_.size() < top + 2) stack_.resize(std::max(top + 2, 2 * stack_.size()));
     std::copy(pending.begin(), pending.end(), stack_.begin());
