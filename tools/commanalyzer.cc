@@ -41,6 +41,10 @@ ABSL_FLAG(std::string, partitioner, "auto",
 ABSL_FLAG(double, edge_penalty, commanalyzer::ConnectivityPartitioner{}.edge_penalty,
           "connectivity partitioner: weight of the normalised edge cut added to the connectivity (0 = pure "
           "connectivity; higher = prefer axis-aligned blocks)");
+ABSL_FLAG(bool, aligned_start, commanalyzer::ConnectivityPartitioner{}.aligned_start,
+          "connectivity partitioner: on mesh-like graphs also try the aligned start (arrays of one length "
+          "distributed alike, cut into slabs of a spectral embedding, each loop body's temporaries kept "
+          "together; the process grids of SPMD codes)");
 ABSL_FLAG(bool, singleton_degree_floor, true,
           "singletons must also be used by (or computed from) at least sqrt(#vertices) others; off = the "
           "paper's relative score alone");
@@ -50,7 +54,7 @@ ABSL_FLAG(bool, combine_partial_updates, true,
 ABSL_FLAG(bool, recompute, true,
           "cost model: a process receives the cheapest values it can compute what it uses from (e.g. a "
           "summed force instead of a new velocity and position); off = it receives every remote value it uses");
-ABSL_FLAG(bool, exchange_partials, false,
+ABSL_FLAG(bool, exchange_partials, commanalyzer::LogicalVolumeCostModel{}.exchange_partials,
           "cost model: sharers of a summed location (a boundary node's force) exchange their partials, every "
           "sharer to every other, and each sums them (LULESH's duplicated nodes); off = partials to the owner, "
           "the sum back");
@@ -144,6 +148,7 @@ int report(const ProfileT& profile, const std::vector<int>& procs) {
   std::string partitioner = absl::GetFlag(FLAGS_partitioner);
   ConnectivityPartitioner connectivity;
   connectivity.edge_penalty = absl::GetFlag(FLAGS_edge_penalty);
+  connectivity.aligned_start = absl::GetFlag(FLAGS_aligned_start);
   if (partitioner == "auto") {
     // Past ~16 million value uses recursive bisection takes many minutes:
     // the connectivity refinement then starts from METIS's partition only.
