@@ -385,9 +385,10 @@ TEST(CostModel, SharersExchangePartialsWhenAsked) {
     }
     return 0;
   }};
-  LogicalVolumeCostModel exchanging;
-  exchanging.exchange_partials = true;
-  Estimator<Profile0, NoSingletons, OwnerMapPartitioner> to_owner(a.profile(), {}, map);
+  LogicalVolumeCostModel owner_sums, exchanging;  // exchanging is the default
+  owner_sums.exchange_partials = false;
+  Estimator<Profile0, NoSingletons, OwnerMapPartitioner, LogicalVolumeCostModel> to_owner(a.profile(), {}, map,
+                                                                                           owner_sums);
   Estimator<Profile0, NoSingletons, OwnerMapPartitioner, LogicalVolumeCostModel> among_sharers(a.profile(), {}, map,
                                                                                                 exchanging);
   // Old x and v to processes 1 and 2 (32 bytes), their partials to 0 (16).

@@ -3,8 +3,9 @@
 // processes), next to the default partitioner's prediction. It separates
 // the two sources of LULESH's estimation error (docs/FINDINGS.md): the cost
 // model given the reference's decomposition, and the partition found.
-// Each is costed twice: as `commanalyzer` does by default, and with
-// exchange_partials (the reference's scheme for shared nodes' forces).
+// Each is costed twice: with partial sums to the owner and the sum back,
+// and as `commanalyzer` does by default, with exchange_partials (the
+// reference's scheme for shared nodes' forces).
 //
 //   commanalyzer analyze examples/lulesh/lulesh_seq.c --procs 8 --out DIR -- S STEPS
 //   bazel run //examples:lulesh_cube_estimate -- DIR/build/program.profile S P
@@ -138,10 +139,10 @@ int main(int argc, char** argv) {
   ConnectivityPartitioner partitioner;  // as `commanalyzer --partitioner auto` sets it up
   partitioner.bisection_start = profile.flows.source_count() <= ConnectivityPartitioner::kBisectionUseLimit;
   const std::vector<ProcId> found = partitioner.partition(graph, singletons, static_cast<int>(procs));
-  LogicalVolumeCostModel cost, exchange;
-  exchange.exchange_partials = true;  // what the reference does with shared nodes' forces
+  LogicalVolumeCostModel cost, exchange;  // exchange: the default, what the reference does with shared nodes' forces
+  cost.exchange_partials = false;
   std::printf("LULESH s=%ld, P=%ld (%ld x %ld x %ld), %zu graph vertices\n", s, procs, q, q, q, n);
-  std::printf("%-34s %14s %14s %14s\n", "decomposition", "total bytes", "exchanging", "shared nodes");
+  std::printf("%-34s %14s %14s %14s\n", "decomposition", "sums at owner", "exchanging", "shared nodes");
   for (const auto& [name, owners] : {std::pair<const char*, const std::vector<ProcId>*>{"cube blocks (the MPI reference's)", &owner},
                                       std::pair{"default partitioner", &found}}) {
     std::vector<ProcId> element_owner(elements, 0);
