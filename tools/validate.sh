@@ -71,7 +71,9 @@ done
 # Analysis time and peak memory measured on 2026-11-21 (2 cores, 24 GiB):
 # matmul n=160 142 s / 0.9 GB (n=128: 53 s), spmv 2^18 x 20 56 s / 2.8 GB,
 # heat2d 768^2 x 100 ~60 s (1024^2: 129 s / 11 GB), minighost 60^3 x 4 x 10
-# ~25 s (64^3: 31 s / 3.1 GB), lulesh s=24 x 5 72 s (x 8: 138 s / 12 GB).
+# ~25 s (64^3: 31 s / 3.1 GB), lulesh s=24 x 5 72 s (x 8: 138 s / 12 GB); with
+# the default partitioner and its aligned start, lulesh s=24 at P = 8,27,64 takes
+# ~270 s in all (2026-11-22).
 # With the connectivity partitioner (--partitioner connectivity) the estimates
 # per process count cost much more (spmv 2^18: 186 s, heat2d 768^2: 225 s,
 # minighost 60^3: > 300 s), hence the smaller sizes below. (Measured before the
