@@ -91,12 +91,11 @@ struct AlignedStart {
     std::vector<ProcId> cluster_part(clusters.count(), 0);
     std::vector<std::uint32_t> all(clusters.count());
     std::iota(all.begin(), all.end(), 0u);
-    std::vector<double> basis_rows;
     // Deviations compound down the levels (rarely all in one direction):
     // each level gets imbalance / sqrt(levels).
     int levels = 0;
     for (int k = nparts; k > 1; k /= smallest_prime_factor(k)) ++levels;
-    multisect(cg, clusters, std::move(all), nparts, 0, cluster_part, basis_rows, imbalance / std::sqrt(std::max(levels, 1)));
+    multisect(cg, clusters, std::move(all), nparts, 0, cluster_part, imbalance / std::sqrt(std::max(levels, 1)));
 
     std::vector<ProcId> owner(graph.vertex_count(), kReplicated);
     for (std::size_t v = 0; v < owner.size(); ++v) {
@@ -320,15 +319,11 @@ struct AlignedStart {
   // Laplacian of the subgraph induced by `verts` (local[] = their index),
   // scaled back by D^-1/2: subspace iteration on N = D^-1/2 W D^-1/2
   // with the trivial vector projected out, then Rayleigh-Ritz. Row-major,
-  // kDimensions per vertex. The iteration starts from `basis_rows` (per
-  // cluster: the vectors of the embedding that made its slab), where set:
-  // a slab's low modes are close to its parent's, which cuts the
-  // iterations about in half.
-  static constexpr int kBlock = kDimensions + 3;  // spare vectors speed convergence
+  // kDimensions per vertex.
   std::vector<double> embed(const ClusterGraph& cg, const std::vector<std::uint32_t>& verts,
-                            const std::vector<std::int64_t>& local, std::vector<double>& basis_rows) const {
+                            const std::vector<std::int64_t>& local) const {
     const std::size_t m = verts.size();
-    constexpr int d = kBlock;
+    constexpr int d = kDimensions + 3;  // spare vectors speed convergence
     std::vector<double> degree(m, 0);
     for (std::size_t i = 0; i < m; ++i) {
       for (std::uint64_t e = cg.offsets[verts[i]]; e < cg.offsets[verts[i] + 1]; ++e) {
@@ -347,11 +342,6 @@ struct AlignedStart {
     std::normal_distribution<double> normal;
     std::vector<double> x(m * d), y(m * d);
     for (double& value : x) value = normal(rng);
-    if (!basis_rows.empty()) {
-      for (std::size_t i = 0; i < m; ++i) {
-        for (int j = 0; j < d; ++j) x[i * d + j] = basis_rows[verts[i] * d + j] + 1e-3 * x[i * d + j];
-      }
-    }
     auto orthonormalise = [&](std::vector<double>& a) {
       for (int j = 0; j < d; ++j) {
         double dot = 0;
@@ -420,10 +410,6 @@ struct AlignedStart {
       if (settled) break;
     }
     rayleigh_ritz();
-    basis_rows.resize(cg.offsets.size() - 1 == 0 ? 0 : (cg.offsets.size() - 1) * d);
-    for (std::size_t i = 0; i < m; ++i) {
-      for (int j = 0; j < d; ++j) basis_rows[verts[i] * d + j] = x[i * d + j];
-    }
     std::vector<double> coordinates(m * kDimensions);
     for (std::size_t i = 0; i < m; ++i) {
       for (int k = 0; k < kDimensions; ++k) {
@@ -490,7 +476,7 @@ struct AlignedStart {
 
   // Parts [first, first + k) for the clusters `verts`.
   void multisect(const ClusterGraph& cg, const Clusters& clusters, std::vector<std::uint32_t> verts, int k,
-                 ProcId first, std::vector<ProcId>& part, std::vector<double>& basis_rows, double level_imbalance) const {
+                 ProcId first, std::vector<ProcId>& part, double level_imbalance) const {
     if (k == 1 || verts.size() <= 1) {
       for (std::uint32_t c : verts) part[c] = first;
       return;
@@ -499,7 +485,7 @@ struct AlignedStart {
     const std::size_t m = verts.size();
     std::vector<std::int64_t> local(clusters.count(), -1);
     for (std::size_t i = 0; i < m; ++i) local[verts[i]] = static_cast<std::int64_t>(i);
-    const std::vector<double> coordinates = embed(cg, verts, local, basis_rows);
+    const std::vector<double> coordinates = embed(cg, verts, local);
 
     std::vector<double> projection(m);
     std::vector<std::uint32_t> order(m);
@@ -605,7 +591,7 @@ struct AlignedStart {
     for (std::size_t i = 0; i < m; ++i) slabs[best_slab[i]].push_back(verts[i]);
     verts.clear();
     verts.shrink_to_fit();
-    for (int s = 0; s < p; ++s) multisect(cg, clusters, std::move(slabs[s]), k / p, first + s * (k / p), part, basis_rows, level_imbalance);
+    for (int s = 0; s < p; ++s) multisect(cg, clusters, std::move(slabs[s]), k / p, first + s * (k / p), part, level_imbalance);
   }
 
   // Each group goes to the part it has the most flow (edge uses) with among

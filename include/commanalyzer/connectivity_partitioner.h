@@ -72,7 +72,7 @@ struct ConnectivityPartitioner {
   double metis_start_max_degree = 64;  // mesh-like: mean degree among distributed vertices in [1, this]
   bool multilevel_refinement = true;  // METIS's start: also refine clusters of vertices (a V-cycle)
   bool aligned_start = true;  // on mesh-like graphs: the aligned start (aligned_start.h)
-  std::size_t aligned_max_clusters = 100'000;  // above this many array entries its embedding takes minutes
+  AlignedStart aligned_options;  // its settings
   double margin = 0.04;  // a partition gives way only to one of lower connectivity by more than this share
   // Past this many recorded value uses (profile.flows.source_count())
   // recursive bisection takes many minutes; callers switch it off there.
@@ -83,7 +83,7 @@ struct ConnectivityPartitioner {
   // The aligned start alone (aligned_start.h); empty where it does not apply.
   std::vector<ProcId> aligned(const ValueGraph& graph, const std::vector<std::uint8_t>& excluded, int nparts) const {
     const Run run(*this, graph, excluded);
-    return AlignedStart{.max_clusters = aligned_max_clusters}.partition(graph, excluded, run.hypergraph(), nparts);
+    return aligned_options.partition(graph, excluded, run.hypergraph(), nparts);
   }
 
   std::vector<ProcId> partition(const ValueGraph& graph, const std::vector<std::uint8_t>& excluded,
@@ -138,8 +138,7 @@ struct ConnectivityPartitioner {
     // temporaries together, which neither search above does; it is taken
     // unless the partition so far is clearly better.
     if (aligned_start) {
-      std::vector<ProcId> aligned = AlignedStart{.max_clusters = aligned_max_clusters}.partition(
-          graph, excluded, run.hypergraph(), nparts);
+      std::vector<ProcId> aligned = aligned_options.partition(graph, excluded, run.hypergraph(), nparts);
       if (!aligned.empty()) {
         if (const Gain aligned_cost = run.connectivity(aligned); !clearly_below(cost, aligned_cost, margin)) {
           run.owner = std::move(aligned);
