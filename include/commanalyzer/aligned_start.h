@@ -409,7 +409,6 @@ struct AlignedStart {
       for (int k = 0; k <= kDimensions; ++k) settled = settled && std::abs(ritz[k] - previous[k]) < 1e-7;
       if (settled) break;
     }
-    rayleigh_ritz();
     std::vector<double> coordinates(m * kDimensions);
     for (std::size_t i = 0; i < m; ++i) {
       for (int k = 0; k < kDimensions; ++k) {
