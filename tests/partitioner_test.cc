@@ -224,7 +224,9 @@ TEST(ConnectivityPartitioner, AlignedStartCutsGridBlocks) {
   const ValueGraph g = stencil_graph(m, a);
   const std::vector<std::uint8_t> none(g.vertex_count(), 0);
   for (const auto [n, rows, cols] : {std::tuple{2, 2, 1}, {4, 2, 2}, {16, 4, 4}}) {
-    const auto owner = ConnectivityPartitioner{}.aligned(g, none, n);
+    ConnectivityPartitioner partitioner;
+    partitioner.aligned_options.min_temporary_share = 0;  // a grid of arrays alone: off by default
+    const auto owner = partitioner.aligned(g, none, n);
     ASSERT_EQ(owner.size(), g.vertex_count());
     // Every part is one rectangle of u's interior (rows x cols of them).
     std::map<ProcId, std::array<std::uint64_t, 4>> box;  // min row, max row, min col, max col
@@ -250,6 +252,7 @@ TEST(ConnectivityPartitioner, AlignedStartCutsGridBlocks) {
     for (std::uint64_t h : heights) EXPECT_TRUE(h * rows == side || h * cols == side) << n << ": height " << h;
     for (std::uint64_t w : widths) EXPECT_TRUE(w * rows == side || w * cols == side) << n << ": width " << w;
   }
+  EXPECT_TRUE(ConnectivityPartitioner{}.aligned(g, none, 4).empty()) << "no temporaries: left to bisection";
   // Without heap arrays there is nothing to align.
   Analyzer<> plain;
   const ValueGraph untracked = stencil_graph(m, plain);

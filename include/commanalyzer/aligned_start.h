@@ -39,8 +39,9 @@
 //     workspace has 30-130 values), each group on the part it has the most
 //     flow with among the anchors; a group too heavy for one process is
 //     placed vertex by vertex.
-// Returns an empty owner map when there are fewer clusters than parts, or
-// more than max_clusters.
+// Returns an empty owner map when there are fewer clusters than parts, more
+// than max_clusters, or temporaries hold less than min_temporary_share of the
+// weight.
 // The only dense linear algebra is a 6 x 6 symmetric eigenproblem (Jacobi).
 #ifndef COMMANALYZER_ALIGNED_START_H_
 #define COMMANALYZER_ALIGNED_START_H_
@@ -79,12 +80,23 @@ struct AlignedStart {
   double imbalance = 0.03;              // slab weights within about (1 +- this) x their share
   double group_share = 0.5;             // a temporary group above this share of a part's weight is split
   std::size_t max_clusters = 100'000;   // more array entries: no start (the embedding would take minutes)
+  // Temporaries holding less of the weight: no start. Its point is keeping
+  // each loop body's temporaries with their data; on grids of arrays alone
+  // (Heat2D, MiniGhost) bisection cuts the same blocks, faster.
+  double min_temporary_share = 0.25;
 
   std::vector<ProcId> partition(const ValueGraph& graph, const std::vector<std::uint8_t>& excluded,
                                 const HypergraphView& nets, int nparts) const {
     if (nparts < 1) throw std::invalid_argument("commanalyzer: process count must be >= 1");
     Clusters clusters = anchor_clusters(graph, excluded);
     if (clusters.count() < static_cast<std::size_t>(nparts) || clusters.count() > max_clusters) return {};
+    double anchored = 0, total = 0;
+    for (std::size_t v = 0; v < graph.vertex_count(); ++v) {
+      if (excluded[v]) continue;
+      total += vertex_weight(graph, v);
+      if (clusters.of_vertex[v] != kNone) anchored += vertex_weight(graph, v);
+    }
+    if (total - anchored < min_temporary_share * total) return {};
     const std::vector<std::uint32_t> attached = attach(graph, excluded, nets, clusters);
     const ClusterGraph cg = cluster_graph(nets, attached, clusters.count());
 
