@@ -42,9 +42,9 @@ ABSL_FLAG(double, edge_penalty, commanalyzer::ConnectivityPartitioner{}.edge_pen
           "connectivity partitioner: weight of the normalised edge cut added to the connectivity (0 = pure "
           "connectivity; higher = prefer axis-aligned blocks)");
 ABSL_FLAG(bool, aligned_start, commanalyzer::ConnectivityPartitioner{}.aligned_start,
-          "connectivity partitioner: on mesh-like graphs also try the aligned start (arrays of one length "
-          "distributed alike, cut into slabs of a spectral embedding, each loop body's temporaries kept "
-          "together; the process grids of SPMD codes)");
+          "connectivity partitioner: on mesh-like graphs whose loop temporaries do a quarter of the work or "
+          "more, also try the aligned start (arrays of one length distributed alike, cut into slabs of a "
+          "spectral embedding, each loop body's temporaries kept together; the process grids of SPMD codes)");
 ABSL_FLAG(bool, singleton_degree_floor, true,
           "singletons must also be used by (or computed from) at least sqrt(#vertices) others; off = the "
           "paper's relative score alone");

@@ -506,7 +506,7 @@ struct AlignedStart {
     for (std::uint32_t c : verts) total += clusters.weight[c];
     double best_cut = std::numeric_limits<double>::infinity();
     std::array<double, kDimensions> best_direction{0, 0, 1};
-    // Slabs along u: each kind cut into p equal-weight shares by projection.
+    // Slabs along u: clusters in order of projection, cut into p runs.
     auto try_direction = [&](const std::array<double, kDimensions>& u) {
       for (std::size_t i = 0; i < m; ++i) {
         projection[i] = 0;
@@ -537,7 +537,7 @@ struct AlignedStart {
           }
         }
         std::size_t best_pos = pos;
-        double least = cut, best_off = std::abs(w - target);
+        double least = cut, best_off = std::abs(w - target), best_w = w;
         while (pos < m && w + clusters.weight[verts[order[pos]]] <= target + slack) {
           const std::uint32_t i = order[pos];
           for (std::uint64_t e = cg.offsets[verts[i]]; e < cg.offsets[verts[i] + 1]; ++e) {
@@ -548,10 +548,12 @@ struct AlignedStart {
           w += clusters.weight[verts[i]];
           ++pos;
           const double off = std::abs(w - target);
-          if (cut < least - 1e-9 * least || (cut <= least + 1e-9 * least && off < best_off)) least = cut, best_pos = pos, best_off = off;
+          if (cut < least - 1e-9 * least || (cut <= least + 1e-9 * least && off < best_off)) {
+            least = cut, best_pos = pos, best_off = off, best_w = w;
+          }
         }
         for (std::size_t r = from; r < best_pos; ++r) slab[order[r]] = j;
-        for (std::size_t r = from; r < best_pos; ++r) before += clusters.weight[verts[order[r]]];
+        before = best_w;
         from = best_pos;
       }
       for (std::size_t r = from; r < m; ++r) slab[order[r]] = p - 1;
