@@ -54,9 +54,11 @@ namespace {
 
 // Flows varint-coded (2-3 bytes per source instead of 4, 2 per chain instead
 // of 12): the profile file holds the same code, so writing it is one copy.
+// Liveness marked at exit, not counted on every store: the profile does not
+// need the counts.
 using RuntimeAnalyzer =
     commanalyzer::Analyzer<commanalyzer::PagedShadowMemory<>, commanalyzer::UnionDagSlicer,
-                           commanalyzer::CoalesceExclusiveUpdates, commanalyzer::CompactValueStore,
+                           commanalyzer::CoalesceExclusiveUpdates, commanalyzer::LiveAtEndValueStore,
                            commanalyzer::VarintFlowStore>;
 RuntimeAnalyzer* g_analyzer = nullptr;
 

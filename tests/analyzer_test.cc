@@ -69,6 +69,35 @@ TEST(ValueFlow, LivenessDistinguishesOutputsFromIntermediates) {
   EXPECT_EQ(a.profile().values.kind(second), ValueKind::kOutput);
 }
 
+// The runtime's value store marks outputs once, at finish, instead of
+// counting copies on every store: the kinds must come out the same.
+TEST(ValueFlow, LivenessMarkedAtEndMatchesCountedLiveness) {
+  using Marked = Analyzer<PagedShadowMemory<>, UnionDagSlicer, CoalesceExclusiveUpdates, LiveAtEndValueStore>;
+  auto run = [](auto& a) {
+    const Array u{0x10000}, unew{0x20000}, copy{0x30000};
+    testing::jacobi1d(a, u, unew, 40, 3);
+    a.copy(copy.base, u.base, 8 * 20);  // replicas keep values live
+    a.fill(u.base, 8 * 10);             // kills those not copied
+    a.clear(unew.base, 8 * 40);         // pointer data over the rest
+    a.store(copy.at(3), 8, a.join(a.load(copy.at(2), 8), a.load(copy.at(4), 8)));
+    a.finish();
+  };
+  Analyzer<> counted;
+  Marked marked;
+  run(counted);
+  run(marked);
+  ASSERT_EQ(marked.profile().values.count(), counted.profile().values.count());
+  std::size_t outputs = 0, intermediates = 0;
+  for (ValueId v = 1; v <= counted.profile().values.count(); ++v) {
+    const ValueKind kind = counted.profile().values.kind(v);
+    ASSERT_EQ(marked.profile().values.kind(v), kind) << v;
+    outputs += kind == ValueKind::kOutput;
+    intermediates += kind == ValueKind::kIntermediate;
+  }
+  EXPECT_GT(outputs, 10u);
+  EXPECT_GT(intermediates, 10u);
+}
+
 TEST(ValueFlow, MemcpyReplicatesAndMemsetCreates) {
   Analyzer<PagedShadowMemory<8>> a;
   const Array src{0x1000}, dst{0x2000};

@@ -93,6 +93,24 @@ TEST(CompactValueStore, SweepsCostAlmostNothing) {
   EXPECT_EQ(store.live_copies(5), 0u);
 }
 
+// Without counts, a value is an output once marked live (at the analyzer's
+// finish); marks can be reset and redone.
+TEST(LiveAtEndValueStore, KindsFollowTheMarks) {
+  LiveAtEndValueStore store;
+  for (int i = 0; i < 300; ++i) store.create(8, i % 7 == 0, static_cast<VertexId>(i));
+  for (ValueId v = 2; v <= 300; v += 3) store.mark_live(v);
+  for (ValueId v = 1; v <= 300; ++v) {
+    const ValueKind expected = (v - 1) % 7 == 0 ? ValueKind::kInput
+                               : v % 3 == 2     ? ValueKind::kOutput
+                                                : ValueKind::kIntermediate;
+    ASSERT_EQ(store.kind(v), expected) << v;
+  }
+  store.reset_live();
+  store.mark_live(300);
+  EXPECT_EQ(store.kind(299), ValueKind::kIntermediate);
+  EXPECT_EQ(store.kind(300), ValueKind::kOutput);
+}
+
 // The vertex column answers exactly whatever the vertices: runs of
 // neighbours (narrow blocks), jumps (blocks widened midway), kNoVertex.
 TEST(VertexColumn, MatchesAPlainArray) {

@@ -255,8 +255,15 @@ class Analyzer {
     if (counting_) profile_.iteration_marks.push_back(static_cast<ValueId>(profile_.values.count() + 1));
   }
 
-  // End of program: closes an open (or implicit) region.
-  void finish() { region_end(); }
+  // End of program: closes an open (or implicit) region. A value store that
+  // does not count copies learns here which values are live.
+  void finish() {
+    region_end();
+    if constexpr (!kCountsCopies) {
+      profile_.values.reset_live();
+      shadow_.for_each_value([&](ValueId v) { profile_.values.mark_live(v); });
+    }
+  }
 
   // ----------------------------------------------------------- results
 
@@ -291,10 +298,14 @@ class Analyzer {
     return v;
   }
 
+  static constexpr bool kCountsCopies = CountsCopies<Values>;
+
   [[gnu::always_inline]] void assign_word(std::uint64_t word, ValueId v) {
     const ValueId old = shadow_.exchange(word, v);
-    if (old != kNoValue) profile_.values.drop_copy(old);
-    if (v != kNoValue) profile_.values.add_copy(v);
+    if constexpr (kCountsCopies) {
+      if (old != kNoValue) profile_.values.drop_copy(old);
+      if (v != kNoValue) profile_.values.add_copy(v);
+    }
   }
 
   // assign_word on a slot of a shadow run. (Both always inline: GCC kept
@@ -302,8 +313,10 @@ class Analyzer {
   [[gnu::always_inline]] void assign_slot(ValueId& slot, ValueId v) {
     const ValueId old = slot;
     slot = v;
-    if (old != kNoValue) profile_.values.drop_copy(old);
-    if (v != kNoValue) profile_.values.add_copy(v);
+    if constexpr (kCountsCopies) {
+      if (old != kNoValue) profile_.values.drop_copy(old);
+      if (v != kNoValue) profile_.values.add_copy(v);
+    }
   }
 
   // assign_word for words first..last, in order.

@@ -314,8 +314,9 @@ concept HasVarintCode = requires(const Flows& flows) {
 
 }  // namespace profile_io_internal
 
-template <class Flows>
-void write_profile(std::ostream& out, const Profile<CompactValueStore, Flows>& profile, const ProfileInfo& info) {
+template <class Liveness, class Flows>
+void write_profile(std::ostream& out, const Profile<BasicCompactValueStore<Liveness>, Flows>& profile,
+                   const ProfileInfo& info) {
   profile_io_internal::Writer w(out);
   w.bytes(kProfileMagic, sizeof kProfileMagic);
   w.put(kProfileVersion);
@@ -323,7 +324,7 @@ void write_profile(std::ostream& out, const Profile<CompactValueStore, Flows>& p
   w.put<std::uint64_t>(info.metadata.size());
   w.bytes(info.metadata.data(), info.metadata.size());
 
-  const CompactValueStore& values = profile.values;
+  const auto& values = profile.values;
   w.put<std::uint64_t>(values.count());
   {
     std::vector<std::uint8_t> chunk(std::size_t{1} << 20);
@@ -513,8 +514,9 @@ inline Profile<CompactValueStore, FlatFlowStore> read_profile(std::istream& in, 
   return profile;
 }
 
-template <class Flows>
-void save_profile(const std::string& path, const Profile<CompactValueStore, Flows>& profile, const ProfileInfo& info) {
+template <class Liveness, class Flows>
+void save_profile(const std::string& path, const Profile<BasicCompactValueStore<Liveness>, Flows>& profile,
+                  const ProfileInfo& info) {
   const std::string tmp = path + ".partial";
   {
     std::ofstream out(tmp, std::ios::binary);

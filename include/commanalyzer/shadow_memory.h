@@ -44,6 +44,8 @@ concept ShadowMemory = requires(S shadow, const S& const_shadow, std::uint64_t w
   { const_shadow.get(word) } -> std::same_as<ValueId>;
   // Sets the word, returns what it held before (kNoValue if nothing).
   { shadow.exchange(word, v) } -> std::same_as<ValueId>;
+  // Calls a function with the value of every word that holds one.
+  { const_shadow.for_each_value([](ValueId) {}) };
   { const_shadow.memory_bytes() } -> std::convertible_to<std::size_t>;
 };
 
@@ -71,6 +73,15 @@ class PagedShadowMemory {
     const ValueId old = slot;
     slot = v;
     return old;
+  }
+
+  template <class Fn>
+  void for_each_value(Fn fn) const {
+    for (const auto& [number, page] : directory_) {
+      for (const ValueId v : *page) {
+        if (v != kNoValue) fn(v);
+      }
+    }
   }
 
   std::size_t memory_bytes() const {
@@ -198,6 +209,11 @@ class HashShadowMemory {
     const ValueId old = it->second;
     it->second = v;
     return old;
+  }
+
+  template <class Fn>
+  void for_each_value(Fn fn) const {
+    for (const auto& [word, v] : words_) fn(v);
   }
 
   std::size_t memory_bytes() const {

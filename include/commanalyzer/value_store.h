@@ -28,18 +28,37 @@ enum class ValueKind : std::uint8_t {
 };
 
 template <class S>
-concept ValueStore = requires(S store, const S& const_store, ValueId v, VertexId x, std::uint32_t n) {
+concept ValueStoreColumns = requires(S store, const S& const_store, ValueId v, VertexId x, std::uint32_t n) {
   { store.create(n, true, x) } -> std::same_as<ValueId>;
   { const_store.count() } -> std::convertible_to<std::size_t>;
   { const_store.size_bytes(v) } -> std::convertible_to<std::uint32_t>;
   { const_store.is_input(v) } -> std::same_as<bool>;
   { const_store.vertex(v) } -> std::same_as<VertexId>;
+  { const_store.kind(v) } -> std::same_as<ValueKind>;
+  { const_store.memory_bytes() } -> std::convertible_to<std::size_t>;
+};
+
+// Liveness, one of two ways. Counting: every shadow word that takes or
+// loses a value changes its live-copy count, and kind() is exact at any
+// time.
+template <class S>
+concept CountsCopies = requires(S store, const S& const_store, ValueId v) {
   { const_store.live_copies(v) } -> std::convertible_to<std::uint32_t>;
   { store.add_copy(v) };
   // Returns the copies left.
   { store.drop_copy(v) } -> std::convertible_to<std::uint32_t>;
-  { const_store.memory_bytes() } -> std::convertible_to<std::size_t>;
 };
+
+// Marking at the end: the analyzer marks the values the shadow memory holds
+// when it finishes, and kind() is exact from then on. Nothing per store.
+template <class S>
+concept MarksLiveAtEnd = requires(S store, ValueId v) {
+  { store.reset_live() };
+  { store.mark_live(v) };
+};
+
+template <class S>
+concept ValueStore = ValueStoreColumns<S> && (CountsCopies<S> || MarksLiveAtEnd<S>);
 
 // The vertex of every value, in blocks of 64 values. Values created one
 // after another mostly land in neighbouring vertices (the cells of a sweep,
@@ -283,15 +302,38 @@ class LiveCounts {
   std::size_t size_ = 0;
 };
 
-// Default: structure of arrays: size and input flag in one byte, the
-// live-copy count in one byte, the vertex (VertexColumn), each column in
-// blocks that shrink to almost nothing when their values are alike (one
-// size, neighbouring vertices) or dead. The rare values that do not fit (128
-// bytes or more; 255 or more live copies) keep the rest in small side maps,
-// so every query is exact.
-class CompactValueStore {
+// A bit per value: held by some location when the analyzer finished
+// (MarksLiveAtEnd).
+class LiveAtEnd {
  public:
-  CompactValueStore() {
+  void push_back() { ++size_; }
+  std::uint8_t operator[](std::size_t i) const {
+    return i / 64 < bits_.size() && (bits_[i / 64] >> (i % 64) & 1) != 0 ? 1 : 0;
+  }
+  void mark(std::size_t i) {
+    if (i / 64 >= bits_.size()) bits_.resize((size_ + 63) / 64, 0);
+    bits_[i / 64] |= std::uint64_t{1} << (i % 64);
+  }
+  void reset() { bits_.clear(); }
+  std::size_t memory_bytes() const { return bits_.capacity() * sizeof(std::uint64_t); }
+
+ private:
+  std::vector<std::uint64_t> bits_;
+  std::size_t size_ = 0;
+};
+
+// Structure of arrays: size and input flag in one byte, liveness (Liveness:
+// LiveCounts, a live-copy count in one byte; or LiveAtEnd, a bit), the
+// vertex (VertexColumn), each column in blocks that shrink to almost nothing
+// when their values are alike (one size, neighbouring vertices) or dead. The
+// rare values that do not fit (128 bytes or more; 255 or more live copies)
+// keep the rest in small side maps, so every query is exact.
+template <class Liveness>
+class BasicCompactValueStore {
+  static constexpr bool kCounts = std::same_as<Liveness, LiveCounts>;
+
+ public:
+  BasicCompactValueStore() {
     // Slot 0 is kNoValue, so ids index the arrays directly.
     size_input_.push_back(0);
     live_.push_back();
@@ -318,7 +360,9 @@ class CompactValueStore {
   }
   bool is_input(ValueId v) const { return (size_input_[v] & kInputBit) != 0; }
   VertexId vertex(ValueId v) const { return vertex_[v]; }
-  std::uint32_t live_copies(ValueId v) const {
+  std::uint32_t live_copies(ValueId v) const
+    requires kCounts
+  {
     if (live_[v] != kManyCopies) return live_[v];
     const auto it = many_copies_.find(v);
     return kManyCopies + (it == many_copies_.end() ? 0 : it->second);
@@ -326,7 +370,9 @@ class CompactValueStore {
 
   // Inline for the common counts; the side map out of line (every store
   // and copy changes two counts).
-  [[gnu::always_inline]] void add_copy(ValueId v) {
+  [[gnu::always_inline]] void add_copy(ValueId v)
+    requires kCounts
+  {
     std::uint8_t& count = live_.add(v);
     if (count != kManyCopies) [[likely]] {
       ++count;
@@ -334,7 +380,9 @@ class CompactValueStore {
       add_many(v);
     }
   }
-  [[gnu::always_inline]] std::uint32_t drop_copy(ValueId v) {
+  [[gnu::always_inline]] std::uint32_t drop_copy(ValueId v)
+    requires kCounts
+  {
     std::uint8_t& count = live_.drop(v);
     assert(count > 0);
     if (count == kManyCopies) [[unlikely]] return drop_many(v, count);
@@ -350,6 +398,17 @@ class CompactValueStore {
     size = byte & ~kInputBit;
     input = (byte & kInputBit) != 0;
     return size != kLargeSize;
+  }
+
+  void reset_live()
+    requires(!kCounts)
+  {
+    live_.reset();
+  }
+  void mark_live(ValueId v)
+    requires(!kCounts)
+  {
+    live_.mark(v);
   }
 
   ValueKind kind(ValueId v) const {
@@ -378,13 +437,21 @@ class CompactValueStore {
   static constexpr std::uint32_t kLargeSize = 0x7f;   // size byte: see large_size_
   static constexpr std::uint8_t kManyCopies = 0xff;   // live byte: 255 + many_copies_
   ByteColumn size_input_;
-  LiveCounts live_;
+  Liveness live_;
   VertexColumn vertex_;
   std::unordered_map<ValueId, std::uint16_t> large_size_;
   std::unordered_map<ValueId, std::uint32_t> many_copies_;
 };
 
-static_assert(ValueStore<CompactValueStore>);
+// The default counts live copies, as DESIGN.md describes the value store.
+using CompactValueStore = BasicCompactValueStore<LiveCounts>;
+// The same columns without a count to keep up on every store and copy:
+// outputs are marked once, at the end (the runtime's choice: a quarter of a
+// stencil sweep's time went to the counts, which only kind() reads).
+using LiveAtEndValueStore = BasicCompactValueStore<LiveAtEnd>;
+
+static_assert(ValueStore<CompactValueStore> && CountsCopies<CompactValueStore>);
+static_assert(ValueStore<LiveAtEndValueStore> && !CountsCopies<LiveAtEndValueStore>);
 
 }  // namespace commanalyzer
 
