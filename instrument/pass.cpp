@@ -273,7 +273,7 @@ struct Runtime {
   GlobalVariable *ArgLabels, *ArgCallee, *RetLabel, *RetValid;
   StructType *CacheEntryTy;
   ArrayType *CacheTy;
-  GlobalVariable *ShadowCache, *FastLoads;
+  GlobalVariable *ShadowCache;
   StructType *NodeTy, *NodeRunTy;
   GlobalVariable *NodeRun;
 
@@ -303,7 +303,6 @@ struct Runtime {
     CacheEntryTy = StructType::get(C, {I64, Ptr});
     CacheTy = ArrayType::get(CacheEntryTy, kShadowCacheEntries);
     ShadowCache = global(M, "__ca_shadow_cache", CacheTy);
-    FastLoads = global(M, "__ca_fast_loads", I64);
     NodeTy = StructType::get(C, {I64, I64});
     NodeRunTy = StructType::get(C, {Ptr, I64, I64});
     NodeRun = global(M, "__ca_node_run", NodeRunTy);
@@ -1027,8 +1026,6 @@ private:
     PB.CreateCondBr(Ok, Fast, Slow, Likely);
 
     IRBuilder<> FB(Fast);
-    Value *Count = FB.CreateLoad(RT.I64, RT.FastLoads);
-    FB.CreateStore(FB.CreateAdd(Count, FB.getInt64(1)), RT.FastLoads);
     Value *Leaf = FB.CreateZExt(V0, RT.I64);
     FB.CreateBr(Tail);
 

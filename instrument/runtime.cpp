@@ -33,9 +33,8 @@ __thread const void* __ca_arg_callee;
 __thread ca_label __ca_ret_label;
 __thread uint32_t __ca_ret_valid;
 // The page cache of the analyzer's shadow memory, read by the inline load
-// path (runtime_abi.h); and the loads that path served.
+// path (runtime_abi.h).
 constinit ShadowCacheEntry __ca_shadow_cache[CA_SHADOW_CACHE_ENTRIES] = {};
-uint64_t __ca_fast_loads = 0;
 // The slicer's run of free node slots, used by the inline union path.
 constinit commanalyzer::UnionDagSlicer::NodeRun __ca_node_run = {};
 }
@@ -83,7 +82,7 @@ void write_profile_at_exit() {
   const auto& s = a.stats();
   commanalyzer::ProfileInfo info;
   info.word_bytes = RuntimeAnalyzer::kWordBytes;
-  info.metadata = "loads=" + std::to_string(s.loads + __ca_fast_loads) + " stores=" + std::to_string(s.stores) +
+  info.metadata = "runtime_loads=" + std::to_string(s.loads) + " stores=" + std::to_string(s.stores) +
                   " replications=" + std::to_string(s.replications) + " creations=" + std::to_string(s.creations) +
                   " inputs=" + std::to_string(s.inputs) + " uses=" + std::to_string(s.uses) + " analysis_memory_bytes=" + std::to_string(a.memory_bytes()) +
                   " label_nodes=" + std::to_string(a.slicer().node_count()) +

@@ -37,8 +37,9 @@ typedef uint64_t ca_label;
 // is {p, page} if page p is cached, and page[w & (2^CA_SHADOW_PAGE_BITS - 1)]
 // is the uint32_t value id word w holds (0: none). When every word of the
 // access is in one cached page and holds the same non-zero id v, the load's
-// label is v; the pass then adds 1 to __ca_fast_loads (the load count of the
-// profile's metadata) instead of calling __ca_load. Anything else: the call.
+// label is v, without a call to __ca_load, and without counting the load
+// (a counter in memory cost 0-9 %, about 3 %, of a stencil's run). Anything
+// else: the call.
 // (Declared here for the pass's benefit; runtime.cpp defines them with the
 // shadow memory's own entry type.)
 #define CA_SHADOW_WORD_BYTES 4

@@ -34,7 +34,6 @@ __thread uint32_t __ca_ret_valid;
 // every load calls __ca_load.
 struct { uint64_t number; void* page; } __ca_shadow_cache[CA_SHADOW_CACHE_ENTRIES] = {
     [0 ... CA_SHADOW_CACHE_ENTRIES - 1] = {UINT64_MAX, 0}};
-uint64_t __ca_fast_loads;
 // Nor a free node slot: every union of distinct labels calls __ca_union.
 struct { void* base; uint64_t next, end; } __ca_node_run;
 
