@@ -307,12 +307,12 @@ class LiveCounts {
 // (MarksLiveAtEnd).
 class LiveAtEnd {
  public:
-  void push_back() { ++size_; }
+  void push_back() {}  // a new value is unmarked; the bits grow when marked
   std::uint8_t operator[](std::size_t i) const {
     return i / 64 < bits_.size() && (bits_[i / 64] >> (i % 64) & 1) != 0 ? 1 : 0;
   }
   void mark(std::size_t i) {
-    if (i / 64 >= bits_.size()) bits_.resize((size_ + 63) / 64, 0);
+    if (i / 64 >= bits_.size()) bits_.resize(i / 64 + 1, 0);
     bits_[i / 64] |= std::uint64_t{1} << (i % 64);
   }
   void reset() { bits_.clear(); }
@@ -320,7 +320,6 @@ class LiveAtEnd {
 
  private:
   std::vector<std::uint64_t> bits_;
-  std::size_t size_ = 0;
 };
 
 // Structure of arrays: size and input flag in one byte, liveness (Liveness:
