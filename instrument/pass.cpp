@@ -84,6 +84,8 @@ static_assert(uint64_t(1) << kShadowWordShift == CA_SHADOW_WORD_BYTES, "shadow w
 static_assert(1u << kShadowCacheBits == CA_SHADOW_CACHE_ENTRIES, "shadow cache size");
 constexpr uint64_t kMaxInlineLoad = 8;          // larger loads always call
 constexpr uint64_t kNodeBit = CA_NODE_BIT;  // a label naming a union node
+constexpr uint64_t kPairBit = CA_PAIR_BIT;  // a label holding two leaves
+constexpr uint64_t kPairShift = CA_PAIR_SHIFT;
 
 // Data = something a program computes with: integers, floating point, and
 // aggregates with at least one such field. Pointers are structure and carry
@@ -714,10 +716,10 @@ private:
 
   // The label of a computation on labels LA and LB, as __ca_union(LA, LB),
   // inline where runtime_abi.h allows: equal labels (up to the computed
-  // bit) give LA | CA_COMPUTED_BIT, and two distinct non-zero labels a new
-  // node from the runtime's run of free node slots while it lasts. The
-  // call is left for zero operands and an exhausted run. B ends up after
-  // the merge.
+  // bit) give LA | CA_COMPUTED_BIT, two distinct small leaves their pair,
+  // and two distinct non-zero labels a new node from the runtime's run of
+  // free node slots while it lasts. The call is left for zero operands and
+  // an exhausted run. B ends up after the merge.
   Value *emitUnion(IRBuilder<> &B, Value *LA, Value *LB) {
     // LA = LA0 (+) LB0 with LB == LB0 or LA0 (up to the computed bit): the
     // code below would give LA | CA_COMPUTED_BIT on every path (LA is then
@@ -738,6 +740,7 @@ private:
     }
     LLVMContext &C = F.getContext();
     auto [SplitBefore, Head, Tail] = splitForInlinePath(B, "ca.union.done");
+    BasicBlock *PairCheck = BasicBlock::Create(C, "ca.union.pair", &F, Tail);
     BasicBlock *Check = BasicBlock::Create(C, "ca.union.check", &F, Tail);
     BasicBlock *Bump = BasicBlock::Create(C, "ca.union.node", &F, Tail);
     BasicBlock *Slow = BasicBlock::Create(C, "ca.union.call", &F, Tail);
@@ -747,7 +750,18 @@ private:
     Value *A = H.CreateAnd(LA, ~kComputedBit);
     Value *Bv = H.CreateAnd(LB, ~kComputedBit);
     Value *Same = H.CreateOr(A, kComputedBit);
-    H.CreateCondBr(H.CreateICmpEQ(A, Bv), Tail, Check);
+    H.CreateCondBr(H.CreateICmpEQ(A, Bv), Tail, PairCheck);
+
+    // Two plain leaves below 2^CA_PAIR_SHIFT, neither 0: their pair.
+    IRBuilder<> PCB(PairCheck);
+    Value *Lo = PCB.CreateBinaryIntrinsic(Intrinsic::umin, A, Bv);
+    Value *Hi = PCB.CreateBinaryIntrinsic(Intrinsic::umax, A, Bv);
+    Value *Pair = PCB.CreateOr(PCB.CreateOr(PCB.CreateShl(Lo, kPairShift), Hi),
+                               kPairBit | kComputedBit);
+    Value *IsPair = PCB.CreateAnd(
+        PCB.CreateICmpULT(Hi, PCB.getInt64(uint64_t(1) << kPairShift)),
+        PCB.CreateICmpNE(Lo, zero()));
+    PCB.CreateCondBr(IsPair, Tail, Check);
 
     IRBuilder<> CB(Check);
     Value *NextPtr = CB.CreateStructGEP(RT.NodeRunTy, RT.NodeRun, 1);
@@ -794,8 +808,9 @@ private:
     SB.CreateBr(Tail);
 
     B.SetInsertPoint(SplitBefore); // the first instruction of Tail
-    PHINode *P = B.CreatePHI(RT.I64, 4, "ca.union");
+    PHINode *P = B.CreatePHI(RT.I64, 5, "ca.union");
     P->addIncoming(Same, Head);
+    P->addIncoming(Pair, PairCheck);
     P->addIncoming(Kept, Bump);
     P->addIncoming(Node, Make);
     P->addIncoming(Called, Slow);

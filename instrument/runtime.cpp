@@ -45,7 +45,8 @@ static_assert(CA_SHADOW_WORD_BYTES == commanalyzer::PagedShadowMemory<>::kWordBy
                   CA_SHADOW_CACHE_MULTIPLIER == commanalyzer::PagedShadowMemory<>::kCacheMultiplier,
               "shadow layout shared with the pass");
 static_assert(sizeof(commanalyzer::UnionDagSlicer::Node) == 16 && sizeof(commanalyzer::UnionDagSlicer::NodeRun) == 24 &&
-                  commanalyzer::kNodeBit == CA_NODE_BIT,
+                  commanalyzer::kNodeBit == CA_NODE_BIT && commanalyzer::kPairBit == CA_PAIR_BIT &&
+                  commanalyzer::kPairShift == CA_PAIR_SHIFT,
               "node layout shared with the pass");
 static_assert(sizeof(ShadowCacheEntry) == 16 && offsetof(ShadowCacheEntry, page) == 8, "cache entry layout shared with the pass");
 

@@ -59,6 +59,9 @@ void __ca_memset(void* dst, uint64_t size);
 // Callers may skip the call when a == 0 && b == 0 (result: CA_COMPUTED_BIT)
 // or a == b (result: a | CA_COMPUTED_BIT), and more generally when a and b
 // are equal once their CA_COMPUTED_BIT is cleared (result: that | the bit).
+// When a' and b' (below) are both non-zero, distinct and below 2^30 (plain
+// leaves), they may make the *pair* label themselves, without memory:
+// CA_PAIR_BIT | min(a', b') << 30 | max(a', b') | CA_COMPUTED_BIT.
 // They may also make the union node themselves, from the runtime's run of
 // free node slots (commanalyzer::UnionDagSlicer::NodeRun):
 //   struct { struct { uint64_t a, b; } *base; uint64_t next, end; } __ca_node_run;
@@ -67,6 +70,8 @@ void __ca_memset(void* dst, uint64_t size);
 // next | CA_NODE_BIT | CA_COMPUTED_BIT; next += 1. Only the runtime refills
 // the run (inside __ca_union), so base is read after next and end.
 #define CA_NODE_BIT (UINT64_C(1) << 62)
+#define CA_PAIR_BIT (UINT64_C(1) << 61)
+#define CA_PAIR_SHIFT 30
 ca_label __ca_union(ca_label a, ca_label b);
 
 // Control flow: the data `label` decides a conditional branch or switch at

@@ -18,6 +18,8 @@
 //   0                     none
 //   id                    leaf: exactly value <id>             (bit 62 clear)
 //   CA_NODE_BIT | n       union node n: the union of two labels
+//   CA_PAIR_BIT | a << CA_PAIR_SHIFT | b   the pair of leaves a and b (made
+//                         by the pass's inline union, never here)
 //   ... | CA_COMPUTED_BIT the data went through a computation
 // Shadow memory: a hash map from 4-byte word address to value id.
 #include "runtime_abi.h"
@@ -149,7 +151,10 @@ static void sources(ca_label l, Vec* out) {
   while (stack.n) {
     ca_label x = stack.v[--stack.n];
     uint64_t p = PAYLOAD(x);
-    if (!(x & CA_NODE_BIT)) {
+    if (x & CA_PAIR_BIT) {
+      push(out, (x >> CA_PAIR_SHIFT) & ((UINT64_C(1) << CA_PAIR_SHIFT) - 1));
+      push(out, x & ((UINT64_C(1) << CA_PAIR_SHIFT) - 1));
+    } else if (!(x & CA_NODE_BIT)) {
       if (p) push(out, p);
     } else if (nodes[p].mark != generation) {
       nodes[p].mark = generation;
@@ -247,7 +252,7 @@ static void fill(void* addr, uint64_t size, uint64_t id) {
 
 void __ca_store(void* addr, uint32_t size, ca_label label) {
   if (!size) return;
-  if (label && !(label & (CA_COMPUTED_BIT | CA_NODE_BIT))) {
+  if (label && !(label & (CA_COMPUTED_BIT | CA_NODE_BIT | CA_PAIR_BIT))) {
     fprintf(trace(), "COPY %llu\n", (unsigned long long)label);
     fill(addr, size, label);
     return;

@@ -73,9 +73,39 @@ TEST(UnionDagSlicer, DotProductAccumulatorIsExact) {
 
 TEST(UnionDagSlicer, MemoReturnsTheSameNodeForTheSamePair) {
   UnionDagSlicer s;
-  const Label a = s.join(s.leaf(1), s.leaf(2));
-  EXPECT_EQ(s.join(s.leaf(2), s.leaf(1)), a);
+  const Label x = s.join(s.leaf(1), s.leaf(2)), y = s.leaf(3);
+  const Label a = s.join(x, y);
+  EXPECT_EQ(s.join(y, x), a);
   EXPECT_EQ(s.node_count(), 1u);
+}
+
+TEST(UnionDagSlicer, TwoSmallLeavesMakeAPairWithoutANode) {
+  UnionDagSlicer s;
+  const Label p = s.join(s.leaf(9), s.leaf(4));
+  EXPECT_EQ(s.join(s.leaf(4), s.leaf(9)), p);  // either order
+  EXPECT_TRUE(s.is_compound(p));
+  EXPECT_EQ(s.leaf_value(p), kNoValue);  // a store of it creates a value
+  EXPECT_EQ(s.join(p, s.leaf(9)), p);    // x (+) {x, y} adds nothing
+  EXPECT_EQ(s.node_count(), 0u);
+  EXPECT_EQ(flat(s, p), (std::vector<ValueId>{4, 9}));
+  // The largest ids that fit, and past them a node.
+  const ValueId top = static_cast<ValueId>(kPairLimit - 1);
+  EXPECT_EQ(flat(s, s.join(s.leaf(top), s.leaf(top - 1))), (std::vector<ValueId>{top - 1, top}));
+  EXPECT_EQ(s.node_count(), 0u);
+  const Label big = s.join(s.leaf(top + 1), s.leaf(1));
+  EXPECT_EQ(s.node_count(), 1u);
+  EXPECT_EQ(flat(s, big), (std::vector<ValueId>{1, top + 1}));
+  // Pairs inside bigger labels: every walk (small, unmarked, marked).
+  Label sum = kNoLabel;
+  std::vector<ValueId> expected;
+  for (ValueId k = 0; k < 5000; ++k) {
+    sum = s.join(sum, s.join(s.leaf(2 * k + 1), s.leaf(2 * k + 2)));
+    expected.push_back(2 * k + 1);
+    expected.push_back(2 * k + 2);
+    if (k == 10 || k == 1000 || k == 4999) {
+      EXPECT_EQ(flat(s, sum), expected) << k;
+    }
+  }
 }
 
 // Large labels (beyond the small walk) come out sorted and unique whether

@@ -45,14 +45,27 @@ concept Slicer = requires(S slicer, const S& const_slicer, Label a, Label b, Val
 // node of the slicer's own structure. Both slicers below share this layout.
 inline constexpr Label kNodeBit = Label{1} << 62;
 inline constexpr Label kPayloadMask = ~(kComputedBit | kNodeBit);
+// Bit 61 marks a *pair*: the union of two leaves below kPairLimit, held in
+// the label itself (the smaller id in bits 30..59, the larger in 0..29), so
+// the commonest join -- a * b of two loaded values -- needs no node, and a
+// walk finds both leaves without a memory access.
+inline constexpr Label kPairBit = Label{1} << 61;
+inline constexpr unsigned kPairShift = 30;
+inline constexpr Label kPairLimit = Label{1} << kPairShift;
 
 namespace slicer_internal {
 inline constexpr ValueId leaf_value(Label a) {
-  return (a & (kComputedBit | kNodeBit)) == 0 ? static_cast<ValueId>(a) : kNoValue;
+  return (a & (kComputedBit | kNodeBit | kPairBit)) == 0 ? static_cast<ValueId>(a) : kNoValue;
 }
-// A node label only comes from joining two distinct non-empty labels: it
-// names >= 2 values.
-inline constexpr bool is_compound(Label a) { return (a & kNodeBit) != 0; }
+// A node or pair label only comes from joining two distinct non-empty
+// labels: it names >= 2 values.
+inline constexpr bool is_compound(Label a) { return (a & (kNodeBit | kPairBit)) != 0; }
+// The pair of distinct leaves a and b, both non-zero and below kPairLimit.
+inline constexpr Label make_pair(Label a, Label b) {
+  return kPairBit | (std::min(a, b) << kPairShift) | std::max(a, b);
+}
+inline constexpr ValueId pair_low(Label p) { return static_cast<ValueId>((p >> kPairShift) & (kPairLimit - 1)); }
+inline constexpr ValueId pair_high(Label p) { return static_cast<ValueId>(p & (kPairLimit - 1)); }
 // Joins that need no structure (with nothing, or with itself). Clears the
 // computed bits of a and b; returns kNoLabel when a real join is needed.
 inline constexpr Label trivial_join(Label& a, Label& b) {
@@ -165,11 +178,15 @@ class UnionDagSlicer {
 
   Label join(Label a, Label b) {
     if (const Label done = slicer_internal::trivial_join(a, b); done != kNoLabel) return done;
+    if ((a | b) < kPairLimit) return slicer_internal::make_pair(a, b) | kComputedBit;
     if (a > b) std::swap(a, b);  // union is commutative: one memo entry
     // a (+) b is b itself when a is an operand of node b (x + f(x)), and
     // vice versa: no new node. Node labels sort after leaves, so only the
     // larger label can be a node with the smaller one as operand, unless
-    // both are nodes.
+    // both are nodes. (Likewise a pair, after leaves: c (+) {c, x}.)
+    if ((b & kPairBit) != 0 && (a == slicer_internal::pair_low(b) || a == slicer_internal::pair_high(b))) {
+      return b | kComputedBit;
+    }
     if ((b & kNodeBit) != 0) {
       const Node& nb = nodes_[b & kPayloadMask];
       if (nb.a == a || nb.b == a) return b | kComputedBit;
@@ -241,7 +258,12 @@ class UnionDagSlicer {
     root &= ~kComputedBit;
     if (root == kNoLabel) return;
     if ((root & kNodeBit) == 0) {
-      out.push_back(static_cast<ValueId>(root));
+      if ((root & kPairBit) != 0) {
+        out.push_back(slicer_internal::pair_low(root));
+        out.push_back(slicer_internal::pair_high(root));
+      } else {
+        out.push_back(static_cast<ValueId>(root));
+      }
       return;
     }
     // The label of one store is usually a small expression tree: walk it
@@ -254,7 +276,7 @@ class UnionDagSlicer {
     // the second ones on the stack: a round trip through memory per node
     // would make the walk one long chain of dependent loads.
     std::array<Label, kSmallWalk + 1> stack;
-    std::array<ValueId, kSmallWalk> leaves;
+    std::array<ValueId, 2 * kSmallWalk> leaves;  // a pair gives two
     std::size_t top = 0, found = 0;
     Label label = root;
     for (std::size_t steps = 0;; ++steps) {
@@ -271,7 +293,12 @@ class UnionDagSlicer {
         label = node.a;
         continue;
       }
-      leaves[found++] = static_cast<ValueId>(label);
+      if ((label & kPairBit) != 0) {
+        leaves[found++] = slicer_internal::pair_low(label);
+        leaves[found++] = slicer_internal::pair_high(label);
+      } else {
+        leaves[found++] = static_cast<ValueId>(label);
+      }
       if (top == 0) break;
       label = stack[--top];
     }
@@ -312,7 +339,12 @@ class UnionDagSlicer {
         stack[top++] = node.a;
         continue;
       }
-      out.push_back(static_cast<ValueId>(label));
+      if ((label & kPairBit) != 0) {
+        out.push_back(slicer_internal::pair_low(label));
+        out.push_back(slicer_internal::pair_high(label));
+      } else {
+        out.push_back(static_cast<ValueId>(label));
+      }
     }
     flatten_marked({}, out);
   }
@@ -525,14 +557,21 @@ class UnionDagSlicer {
       // Down the first operands in a register, as in flatten.
       for (Label label = stack[--top];;) {
         if ((label & kNodeBit) == 0) {
-          const auto v = static_cast<ValueId>(label);
-          if (add_leaf(v)) {
-            if (kept == leaf_room) [[unlikely]] {
-              out.resize(2 * leaf_room);
-              leaves = out.data();
-              leaf_room = out.size();
+          auto keep = [&](ValueId v) __attribute__((always_inline)) {
+            if (add_leaf(v)) {
+              if (kept == leaf_room) [[unlikely]] {
+                out.resize(2 * leaf_room);
+                leaves = out.data();
+                leaf_room = out.size();
+              }
+              leaves[kept++] = v;
             }
-            leaves[kept++] = v;
+          };
+          if ((label & kPairBit) != 0) {
+            keep(slicer_internal::pair_low(label));
+            keep(slicer_internal::pair_high(label));
+          } else {
+            keep(static_cast<ValueId>(label));
           }
           break;
         }
