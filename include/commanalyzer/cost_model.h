@@ -124,7 +124,12 @@ struct LogicalVolumeCostModel {
     if (plan.recomputed.empty()) return run.finish(network);
     Run<ProfileT> second(profile, graph, owner, procs, combine_partial_updates);
     second.recomputed = std::move(plan.recomputed);
-    second.track_sharers = exchange_partials;
+    if (exchange_partials) {
+      // Only the sums some process receives early have sharers to find:
+      // tracking every location's would take a map entry per location and
+      // iteration (gigabytes for a long stencil run).
+      for (std::uint64_t k : plan.extra) second.track_sharers_of(static_cast<ValueId>(k / procs));
+    }
     second.run_all();
     for (std::uint64_t k : plan.extra) {
       const auto v = static_cast<ValueId>(k / procs);
@@ -200,7 +205,7 @@ struct LogicalVolumeCostModel {
         return;
       }
       if (combine_partial_updates && partial_update(v, sources, q, phase)) return;
-      if (track_sharers) {
+      if (tracks_sharers(v)) {
         const VertexId chain = profile.values.vertex(v);
         for (ValueId s : sources) {
           if (profile.values.vertex(s) == chain) {
@@ -262,7 +267,7 @@ struct LogicalVolumeCostModel {
         partial_sent.insert(partial);
         send(contributor, q, partial_bytes, phase);
       }
-      if (track_sharers) add_sharer(chain, phase, v, contributor);
+      if (tracks_sharers(v)) add_sharer(chain, phase, v, contributor);
       return true;
     }
 
@@ -272,8 +277,20 @@ struct LogicalVolumeCostModel {
       ValueId newest = 0;
       std::vector<ProcId> procs;
     };
+    // Track the sharers of v's location in v's phase (receive_partials(v, ...)).
+    void track_sharers_of(ValueId v) {
+      const VertexId chain = profile.values.vertex(v);
+      if (sharer_chains.empty()) sharer_chains.assign(profile.vertex_count(), 0);
+      sharer_chains[chain] = 1;
+      sharers.try_emplace({chain, profile.phase_of(v)});
+    }
+    bool tracks_sharers(ValueId v) const {
+      return !sharer_chains.empty() && sharer_chains[profile.values.vertex(v)] != 0;
+    }
     void add_sharer(VertexId chain, std::size_t phase, ValueId v, ProcId p) {
-      Sharers& s = sharers[{chain, phase}];
+      const auto it = sharers.find({chain, phase});
+      if (it == sharers.end()) return;  // not a phase anyone asks about
+      Sharers& s = it->second;
       s.newest = std::max(s.newest, v);
       if (std::find(s.procs.begin(), s.procs.end(), p) == s.procs.end()) s.procs.push_back(p);
     }
@@ -370,7 +387,6 @@ struct LogicalVolumeCostModel {
     const std::vector<ProcId>& owner;
     const int n;
     const bool combine_partial_updates;
-    bool track_sharers = false;
     CommEstimate result;
     absl::flat_hash_set<std::uint64_t> delivered;  // key(instance, receiving process)
     absl::flat_hash_set<std::uint64_t> recomputed;  // keys of receptions that cost nothing
@@ -378,7 +394,8 @@ struct LogicalVolumeCostModel {
     absl::flat_hash_set<ValueId> published;
     absl::flat_hash_map<ValueId, ProcId> contributors;
     absl::flat_hash_map<VertexId, ValueId> pending;  // singleton chain -> newest unreduced instance
-    absl::flat_hash_map<std::pair<VertexId, std::size_t>, Sharers> sharers;  // (location, phase), if tracked
+    absl::flat_hash_map<std::pair<VertexId, std::size_t>, Sharers> sharers;  // (location, phase) tracked
+    std::vector<std::uint8_t> sharer_chains;  // by vertex: has a tracked phase (empty: none)
     std::size_t current_phase = 0;
     absl::flat_hash_set<std::uint64_t> message_phases;  // cell * phases + phase with a message
     std::size_t last_collective_phase[2];
