@@ -161,6 +161,22 @@ TEST(ConnectivityPartitioner, FindsTheTwoDimensionalMatMulDecomposition) {
   EXPECT_LT(conn.estimate(4).total_bytes(), metis.estimate(4).total_bytes());
 }
 
+// Skipping recursive bisection (as `--partitioner auto` does for large
+// graphs) leaves METIS's start only on mesh-like graphs: on C = A x B it is
+// slow and finds rows, and bisection stays.
+TEST(ConnectivityPartitioner, LargeGraphSettingStillBisectsWhatIsNotAMesh) {
+  constexpr std::uint64_t n = 64;  // mean degree 85: not mesh-like
+  const auto profile = register_matmul(n);
+  ConnectivityPartitioner large;
+  large.bisection_start = false;
+  Estimator<Analyzer<>::ProfileType, DensityDistanceScorer, ConnectivityPartitioner> as_large(profile, {}, large);
+  Estimator<Analyzer<>::ProfileType, DensityDistanceScorer, ConnectivityPartitioner> as_small(profile);
+  EXPECT_TRUE(large.bisects(as_large.graph(), as_large.singletons()));
+  const std::uint64_t optimum4 = 2 * n * n * 1 * 8;
+  EXPECT_EQ(as_large.estimate(4).total_bytes(), as_small.estimate(4).total_bytes());
+  EXPECT_LE(as_large.estimate(4).total_bytes(), optimum4 * 105 / 100);
+}
+
 // A LULESH-like step on an s^3 hexahedral mesh: each element gathers its 8
 // node positions into a reused workspace, computes a force contribution
 // per node from them and its pressure, and scatters it (f[n] += ...); then
@@ -288,6 +304,10 @@ TEST(ConnectivityPartitioner, MultilevelRefinementImprovesMeshPartitions) {
   const auto profile = hex_mesh(10, 2);
   ConnectivityPartitioner multilevel, single;
   multilevel.bisection_start = single.bisection_start = false;
+  {
+    Estimator<Analyzer<>::ProfileType, DensityDistanceScorer, ConnectivityPartitioner> mesh(profile, {}, single);
+    EXPECT_FALSE(single.bisects(mesh.graph(), mesh.singletons()));  // a mesh: METIS's start only
+  }
   multilevel.margin = single.margin = 0;
   single.multilevel_refinement = false;
   Estimator<Analyzer<>::ProfileType, DensityDistanceScorer, ConnectivityPartitioner> with(profile, {}, multilevel);

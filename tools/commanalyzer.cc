@@ -12,6 +12,7 @@
 #include <iostream>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "absl/flags/flag.h"
@@ -36,8 +37,9 @@ ABSL_FLAG(std::string, out, "",
 ABSL_FLAG(std::string, partitioner, "auto",
           "how values are mapped to processes: connectivity (hypergraph connectivity, what the cost model "
           "counts; best estimates, slower), metis-volume (METIS k-way, communication volume; fast), "
-          "metis-cut (METIS k-way, edge cut weighted by uses, as in the paper) or auto (connectivity; past "
-          "16 million recorded value uses it refines METIS's partition only, without recursive bisection)");
+          "metis-cut (METIS k-way, edge cut weighted by uses, as in the paper) or auto (connectivity; on "
+          "mesh-like graphs past 16 million recorded value uses it refines METIS's partition only, without "
+          "recursive bisection)");
 ABSL_FLAG(double, edge_penalty, commanalyzer::ConnectivityPartitioner{}.edge_penalty,
           "connectivity partitioner: weight of the normalised edge cut added to the connectivity (0 = pure "
           "connectivity; higher = prefer axis-aligned blocks)");
@@ -153,9 +155,7 @@ int report(const ProfileT& profile, const std::vector<int>& procs) {
     // Past ~16 million value uses recursive bisection takes many minutes:
     // the connectivity refinement then starts from METIS's partition only.
     connectivity.bisection_start = profile.flows.source_count() <= ConnectivityPartitioner::kBisectionUseLimit;
-    std::cerr << "[commanalyzer] partitioner: connectivity"
-              << (connectivity.bisection_start ? "" : ", from METIS's partition only (large graph)")
-              << " (--partitioner to choose)\n";
+    std::cerr << "[commanalyzer] partitioner: connectivity (--partitioner to choose)\n";
     partitioner = "connectivity";
   }
   if (partitioner == "connectivity") return report_with(profile, procs, connectivity);
@@ -182,6 +182,13 @@ int report_with(const ProfileT& profile, const std::vector<int>& procs, Partitio
   GraphSummary summary{profile.values.count(), profile.flows.flow_count(), estimator.graph().vertex_count(),
                        estimator.graph().edge_count(), 0, profile.iterations()};
   for (auto s : estimator.singletons()) summary.singletons += s;
+  if constexpr (std::is_same_v<PartitionerT, ConnectivityPartitioner>) {
+    if (!partitioner.bisection_start) {
+      std::cerr << (partitioner.bisects(estimator.graph(), estimator.singletons())
+                        ? "[commanalyzer] large graph, not mesh-like: recursive bisection all the same\n"
+                        : "[commanalyzer] large mesh-like graph: refining METIS's partition, without recursive bisection\n");
+    }
+  }
   std::cerr << absl::StrFormat("[commanalyzer] graph built in %.1fs; partitioning and costing %d process count%s\n",
                                elapsed(), procs.size(), procs.size() == 1 ? "" : "s");
   const std::vector<CommEstimate> estimates = estimator.estimate(procs, std::max(1u, std::thread::hardware_concurrency()));

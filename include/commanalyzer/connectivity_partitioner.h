@@ -17,8 +17,8 @@
 // vertices between any parts. On mesh-like graphs a second start, METIS's
 // k-way volume partition, gets the same k-way pass and then a V-cycle
 // (clusters of vertices refined at coarser levels); the partition of
-// clearly lower connectivity wins (past ~16 M value uses, the METIS start
-// alone: bisection of graphs that large takes many minutes). Where the
+// clearly lower connectivity wins (on meshes past ~16 M value uses, the
+// METIS start alone: bisection of graphs that large takes many minutes). Where the
 // graph has heap arrays, the aligned start (aligned_start.h: arrays of one
 // length distributed alike, spectral slabs, each loop body's temporaries
 // kept together) competes too, and wins unless clearly worse: on
@@ -67,7 +67,11 @@ struct ConnectivityPartitioner {
   // default (docs/VALIDATION.md).
   double edge_penalty = 0;
   // Starting partitions, each refined on the connectivity; the best wins.
-  bool bisection_start = true;  // recursive bisection (slow past kBisectionUseLimit value uses)
+  // Recursive bisection (slow past kBisectionUseLimit value uses). Off, it
+  // is still the start on graphs that are not mesh-like: there METIS's
+  // start is slower still and poor (C = A x B, n = 256, 16 processes: 120 s
+  // and 3.8x the bytes of the 2-D blocks bisection finds in 56 s).
+  bool bisection_start = true;
   bool metis_start = true;      // METIS's k-way volume partition: always without bisection, else on mesh-like graphs
   double metis_start_max_degree = 64;  // mesh-like: mean degree among distributed vertices in [1, this]
   bool multilevel_refinement = true;  // METIS's start: also refine clusters of vertices (a V-cycle)
@@ -86,9 +90,15 @@ struct ConnectivityPartitioner {
     return aligned_options.partition(graph, excluded, run.hypergraph(), nparts);
   }
 
+  // Does partition() start with recursive bisection on this graph?
+  bool bisects(const ValueGraph& graph, const std::vector<std::uint8_t>& excluded) const {
+    return bisection_start || !mesh_like(graph, excluded);
+  }
+
   std::vector<ProcId> partition(const ValueGraph& graph, const std::vector<std::uint8_t>& excluded,
                                 int nparts) const {
     if (nparts < 1) throw std::invalid_argument("commanalyzer: process count must be >= 1");
+    const bool mesh = mesh_like(graph, excluded);
     Run run(*this, graph, excluded);
     std::vector<std::uint32_t> all;
     for (std::uint32_t v = 0; v < graph.vertex_count(); ++v) {
@@ -96,11 +106,11 @@ struct ConnectivityPartitioner {
     }
     const std::vector<std::uint32_t> members = all;
     std::vector<ProcId> bisected;
-    if (bisection_start) {
+    if (bisection_start || !mesh) {
       run.owner.assign(graph.vertex_count(), kReplicated);
       run.split(all, nparts, 0);
       run.refine_kway(members, nparts);
-      if (!metis_start || nparts < 2 || !mesh_like(graph, excluded)) return run.owner;
+      if (!metis_start || nparts < 2 || !mesh) return run.owner;
       bisected = std::move(run.owner);
     }
     // METIS's multilevel k-way partition, refined vertex by vertex and then
@@ -659,6 +669,14 @@ struct ConnectivityPartitioner {
       std::size_t unmet = 0;  // constraints still below their target
       for (double t : balance.target) unmet += t > 0;
       std::vector<std::uint8_t> locked(m, 0);
+      // A move can change a vertex's gain once per net it shares with the
+      // moved one (C = A x B: hundreds of times): the heap gets one entry
+      // per changed vertex and move, with its final gain. (Entries with
+      // intermediate gains were stale at once; a vertex turned down for
+      // balance here stays turned down, as the weight on side 0 only grows.)
+      std::vector<std::uint32_t> changed;
+      std::vector<std::uint32_t> changed_at(m, 0);
+      std::uint32_t move_count = 0;
       while (!heap.empty() && unmet > 0) {
         const auto [g, key] = heap.top();
         heap.pop();
@@ -668,7 +686,12 @@ struct ConnectivityPartitioner {
         const double w = static_cast<double>(s.weight[v]);
         if (w0[c] >= balance.target[c] || w0[c] + w > balance.target[c] + balance.slack[c]) continue;
         locked[v] = 1;
-        move(s, side, counts, gain, locked, v, [&](std::uint32_t u) { heap.emplace(gain[u], tie(u)); });
+        ++move_count;
+        changed.clear();
+        move(s, side, counts, gain, locked, v, [&](std::uint32_t u) {
+          if (changed_at[u] != move_count) changed_at[u] = move_count, changed.push_back(u);
+        });
+        for (std::uint32_t u : changed) heap.emplace(gain[u], tie(u));
         w0[c] += w;
         if (w0[c] >= balance.target[c]) --unmet;
       }
