@@ -47,7 +47,8 @@ TEST(ProfileIo, RoundTripKeepsEverythingTheEstimateReads) {
   EXPECT_EQ(copy.vertex_group, original.vertex_group);
   EXPECT_EQ(copy.iteration_marks, original.iteration_marks);
   EXPECT_EQ(copy.flows.source_count(), original.flows.source_count());
-  Estimator<Analyzer<>::ProfileType> a(original), b(copy);
+  Estimator<Analyzer<>::ProfileType> a(original);
+  Estimator<LoadedProfile> b(copy);
   for (int n : {2, 4}) EXPECT_EQ(a.estimate(n).matrix, b.estimate(n).matrix);
 }
 
@@ -117,7 +118,8 @@ TEST(ProfileIo, ReadsFormatVersion3) {
   EXPECT_EQ(info.metadata, "v3");
   EXPECT_EQ(copy.vertex_home, original.vertex_home);
   EXPECT_EQ(copy.flows.source_count(), original.flows.source_count());
-  Estimator<Analyzer<>::ProfileType> a(original), b(copy);
+  Estimator<Analyzer<>::ProfileType> a(original);
+  Estimator<LoadedProfile> b(copy);
   for (int n : {2, 4}) EXPECT_EQ(a.estimate(n).matrix, b.estimate(n).matrix);
   bytes[bytes.size() - 30] ^= 0x11;
   std::istringstream corrupt(bytes);

@@ -414,9 +414,14 @@ void write_profile(std::ostream& out, const Profile<BasicCompactValueStore<Liven
   if (!out) throw ProfileError("error while writing the profile");
 }
 
+// What read_profile gives: the flows kept coded, as the runtime wrote them
+// (a long stencil run's take 67 MB so, 3.2 GB as flat arrays of ids:
+// Heat2D 1024^2 x 100).
+using LoadedProfile = Profile<CompactValueStore, VarintFlowStore>;
+
 // Reads a profile written by write_profile; throws ProfileError naming the
 // problem (not a profile, other version, truncated, corrupt).
-inline Profile<CompactValueStore, FlatFlowStore> read_profile(std::istream& in, ProfileInfo* info = nullptr) {
+inline LoadedProfile read_profile(std::istream& in, ProfileInfo* info = nullptr) {
   profile_io_internal::Reader r(in);
   char magic[sizeof kProfileMagic];
   try {
@@ -439,7 +444,7 @@ inline Profile<CompactValueStore, FlatFlowStore> read_profile(std::istream& in, 
   meta.metadata.resize(meta_len);
   r.bytes(meta.metadata.data(), meta_len);
 
-  Profile<CompactValueStore, FlatFlowStore> profile;
+  LoadedProfile profile;
   const auto value_count = r.get<std::uint64_t>();
   if (value_count > 0xfffffffe) throw ProfileError("corrupt profile: impossible value count");
   std::uint64_t vertex_count = 0;
@@ -481,6 +486,13 @@ inline Profile<CompactValueStore, FlatFlowStore> read_profile(std::istream& in, 
   const auto source_total = r.get<std::uint64_t>();
   std::vector<ValueId> sources;
   std::uint64_t seen = 0;
+  auto append = [&](ValueId value) {
+    try {
+      profile.flows.append(value, sources);
+    } catch (const std::invalid_argument&) {
+      throw ProfileError("corrupt profile: bad value flow");
+    }
+  };
   if (meta.version >= 4) {
     std::uint64_t budget = r.get<std::uint64_t>();  // bytes of the chains
     ValueId value = 0;
@@ -490,7 +502,7 @@ inline Profile<CompactValueStore, FlatFlowStore> read_profile(std::istream& in, 
       if (!decoder.next_chain(next, value, sources)) throw ProfileError("corrupt profile: bad value flow");
       seen += sources.size();
       if (value > value_count || seen > source_total) throw ProfileError("corrupt profile: bad value flow");
-      profile.flows.append(value, sources);
+      append(value);
     }
     if (budget != 0 || decoder.run_left() != 0) throw ProfileError("corrupt profile: bad value flow");
   } else {
@@ -504,7 +516,7 @@ inline Profile<CompactValueStore, FlatFlowStore> read_profile(std::istream& in, 
       for (ValueId s : sources) {
         if (s == kNoValue || s > value_count) throw ProfileError("corrupt profile: unknown source value");
       }
-      profile.flows.append(v, sources);
+      append(v);
     }
   }
   if (seen != source_total) throw ProfileError("corrupt profile: bad value flow");
@@ -526,7 +538,7 @@ void save_profile(const std::string& path, const Profile<BasicCompactValueStore<
   if (std::rename(tmp.c_str(), path.c_str()) != 0) throw ProfileError("cannot rename " + tmp + " to " + path);
 }
 
-inline Profile<CompactValueStore, FlatFlowStore> load_profile(const std::string& path, ProfileInfo* info = nullptr) {
+inline LoadedProfile load_profile(const std::string& path, ProfileInfo* info = nullptr) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ProfileError("cannot read profile '" + path + "': " + std::strerror(errno));
   try {
