@@ -66,6 +66,16 @@ inline constexpr Label make_pair(Label a, Label b) {
 }
 inline constexpr ValueId pair_low(Label p) { return static_cast<ValueId>((p >> kPairShift) & (kPairLimit - 1)); }
 inline constexpr ValueId pair_high(Label p) { return static_cast<ValueId>(p & (kPairLimit - 1)); }
+// f(v) for the value of a leaf label, or for both values of a pair.
+template <class F>
+[[gnu::always_inline]] inline void for_each_leaf(Label leaf_or_pair, F&& f) {
+  if ((leaf_or_pair & kPairBit) != 0) {
+    f(pair_low(leaf_or_pair));
+    f(pair_high(leaf_or_pair));
+  } else {
+    f(static_cast<ValueId>(leaf_or_pair));
+  }
+}
 // Joins that need no structure (with nothing, or with itself). Clears the
 // computed bits of a and b; returns kNoLabel when a real join is needed.
 inline constexpr Label trivial_join(Label& a, Label& b) {
@@ -258,12 +268,7 @@ class UnionDagSlicer {
     root &= ~kComputedBit;
     if (root == kNoLabel) return;
     if ((root & kNodeBit) == 0) {
-      if ((root & kPairBit) != 0) {
-        out.push_back(slicer_internal::pair_low(root));
-        out.push_back(slicer_internal::pair_high(root));
-      } else {
-        out.push_back(static_cast<ValueId>(root));
-      }
+      slicer_internal::for_each_leaf(root, [&](ValueId v) { out.push_back(v); });
       return;
     }
     // The label of one store is usually a small expression tree: walk it
@@ -293,12 +298,7 @@ class UnionDagSlicer {
         label = node.a;
         continue;
       }
-      if ((label & kPairBit) != 0) {
-        leaves[found++] = slicer_internal::pair_low(label);
-        leaves[found++] = slicer_internal::pair_high(label);
-      } else {
-        leaves[found++] = static_cast<ValueId>(label);
-      }
+      slicer_internal::for_each_leaf(label, [&](ValueId v) { leaves[found++] = v; });
       if (top == 0) break;
       label = stack[--top];
     }
@@ -339,12 +339,7 @@ class UnionDagSlicer {
         stack[top++] = node.a;
         continue;
       }
-      if ((label & kPairBit) != 0) {
-        out.push_back(slicer_internal::pair_low(label));
-        out.push_back(slicer_internal::pair_high(label));
-      } else {
-        out.push_back(static_cast<ValueId>(label));
-      }
+      slicer_internal::for_each_leaf(label, [&](ValueId v) { out.push_back(v); });
     }
     flatten_marked({}, out);
   }
@@ -557,22 +552,15 @@ class UnionDagSlicer {
       // Down the first operands in a register, as in flatten.
       for (Label label = stack[--top];;) {
         if ((label & kNodeBit) == 0) {
-          auto keep = [&](ValueId v) __attribute__((always_inline)) {
-            if (add_leaf(v)) {
-              if (kept == leaf_room) [[unlikely]] {
-                out.resize(2 * leaf_room);
-                leaves = out.data();
-                leaf_room = out.size();
-              }
-              leaves[kept++] = v;
+          slicer_internal::for_each_leaf(label, [&](ValueId v) __attribute__((always_inline)) {
+            if (!add_leaf(v)) return;
+            if (kept == leaf_room) [[unlikely]] {
+              out.resize(2 * leaf_room);
+              leaves = out.data();
+              leaf_room = out.size();
             }
-          };
-          if ((label & kPairBit) != 0) {
-            keep(slicer_internal::pair_low(label));
-            keep(slicer_internal::pair_high(label));
-          } else {
-            keep(static_cast<ValueId>(label));
-          }
+            leaves[kept++] = v;
+          });
           break;
         }
         const std::size_t index = label & kPayloadMask;
