@@ -412,12 +412,15 @@ struct ConnectivityPartitioner {
       // updated on every move: scanning all their pins for each of their
       // vertices would cost |net|^2 per pass.
       constexpr std::uint64_t kBigNet = 64;
-      absl::flat_hash_map<std::uint32_t, std::size_t> big_net_slot;  // net -> offset into pins_on_part
+      // By net: its offset into pins_on_part, or kSmallNet (an array, not a
+      // hash map: it is looked up for every net of every vertex in a pass).
+      constexpr std::size_t kSmallNet = ~std::size_t{0};
+      std::vector<std::size_t> big_net_slot(net_offsets.size() - 1, kSmallNet);
       std::vector<std::uint32_t> pins_on_part;
       for (std::uint32_t v : members) {
         for (std::uint64_t i = vertex_offsets[v]; i < vertex_offsets[v + 1]; ++i) {
           const std::uint32_t net = vertex_nets[i];
-          if (net_offsets[net + 1] - net_offsets[net] <= kBigNet || big_net_slot.contains(net)) continue;
+          if (net_offsets[net + 1] - net_offsets[net] <= kBigNet || big_net_slot[net] != kSmallNet) continue;
           const std::size_t slot = pins_on_part.size();
           big_net_slot[net] = slot;
           pins_on_part.resize(slot + k, 0);
@@ -436,8 +439,8 @@ struct ConnectivityPartitioner {
             const Gain w = static_cast<Gain>(net_weight[net]);
             all_nets += w;
             std::uint32_t on_from = 0;
-            if (const auto big = big_net_slot.find(net); big != big_net_slot.end()) {
-              const std::uint32_t* on_part = &pins_on_part[big->second];
+            if (const std::size_t slot = big_net_slot[net]; slot != kSmallNet) {
+              const std::uint32_t* on_part = &pins_on_part[slot];
               on_from = on_part[from];
               for (ProcId q = 0; q < k; ++q) {
                 if (q == from || on_part[q] == 0) continue;
@@ -484,9 +487,9 @@ struct ConnectivityPartitioner {
             part_weight[best * nc + constraint[v]] += weight[v];
             owner[v] = best;
             for (std::uint64_t i = vertex_offsets[v]; i < vertex_offsets[v + 1]; ++i) {
-              if (const auto big = big_net_slot.find(vertex_nets[i]); big != big_net_slot.end()) {
-                --pins_on_part[big->second + from];
-                ++pins_on_part[big->second + best];
+              if (const std::size_t slot = big_net_slot[vertex_nets[i]]; slot != kSmallNet) {
+                --pins_on_part[slot + from];
+                ++pins_on_part[slot + best];
               }
             }
             ++moved;
