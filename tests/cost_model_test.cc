@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -197,8 +198,11 @@ TEST(CostModel, ThreadedEstimatesEqualSequentialOnes) {
   std::vector<std::uint64_t> one_at_a_time;
   for (int p : procs) one_at_a_time.push_back(est.estimate(p).total_bytes());
   for (int round = 0; round < 3; ++round) {
-    const std::vector<CommEstimate> threaded = est.estimate(procs, 4);
+    std::vector<int> reported;  // progress: each count once, as it finishes
+    const std::vector<CommEstimate> threaded = est.estimate(procs, 4, [&](int p) { reported.push_back(p); });
     for (std::size_t k = 0; k < procs.size(); ++k) EXPECT_EQ(threaded[k].total_bytes(), one_at_a_time[k]) << procs[k];
+    std::sort(reported.begin(), reported.end());
+    EXPECT_EQ(reported, procs);
   }
 }
 

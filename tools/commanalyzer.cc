@@ -191,7 +191,14 @@ int report_with(const ProfileT& profile, const std::vector<int>& procs, Partitio
   }
   std::cerr << absl::StrFormat("[commanalyzer] graph built in %.1fs; partitioning and costing %d process count%s\n",
                                elapsed(), procs.size(), procs.size() == 1 ? "" : "s");
-  const std::vector<CommEstimate> estimates = estimator.estimate(procs, std::max(1u, std::thread::hardware_concurrency()));
+  std::size_t finished = 0;
+  const std::vector<CommEstimate> estimates =
+      estimator.estimate(procs, std::max(1u, std::thread::hardware_concurrency()), [&](int n) {
+        if (procs.size() > 1) {
+          std::cerr << absl::StrFormat("[commanalyzer] %d processes done (%d of %d, %.1fs)\n", n, ++finished,
+                                       procs.size(), elapsed());
+        }
+      });
   std::cerr << absl::StrFormat("[commanalyzer] estimated in %.1fs\n", elapsed());
   print_table(std::cout, summary, estimates);
 

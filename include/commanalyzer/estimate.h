@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <cstdint>
 #include <exception>
 #include <mutex>
@@ -39,18 +40,25 @@ class Estimator {
   CommEstimate estimate(int procs) const { return cost_.estimate(profile_, graph_, owners(procs), procs); }
 
   // Estimates for several process counts on up to `threads` threads (each
-  // estimate is independent and reads the shared graph only).
-  std::vector<CommEstimate> estimate(const std::vector<int>& procs, unsigned threads = 1) const {
+  // estimate is independent and reads the shared graph only). `done`, if
+  // set, is called as each count is finished (one call at a time, in
+  // finishing order): progress for long runs.
+  std::vector<CommEstimate> estimate(const std::vector<int>& procs, unsigned threads = 1,
+                                     const std::function<void(int procs)>& done = {}) const {
     std::vector<CommEstimate> all(procs.size());
     std::atomic<std::size_t> next{0};
     std::exception_ptr failure;
-    std::mutex failure_mutex;
+    std::mutex mutex;  // guards failure and the calls of done
     auto worker = [&] {
       for (std::size_t k; (k = next++) < procs.size();) {
         try {
           all[k] = estimate(procs[k]);
+          if (done) {
+            std::lock_guard<std::mutex> lock(mutex);
+            done(procs[k]);
+          }
         } catch (...) {
-          std::lock_guard<std::mutex> lock(failure_mutex);
+          std::lock_guard<std::mutex> lock(mutex);
           failure = std::current_exception();
         }
       }
