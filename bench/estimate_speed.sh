@@ -4,20 +4,9 @@
 # the re-estimate a user runs after one `analyze`, for the default process
 # counts (2, 4, ..., 64, two at a time on this machine's two cores).
 # Usage: bench/estimate_speed.sh [--quick]   (writes bench/results/estimate_speed.md)
-set -euo pipefail
-cd "$(dirname "$0")/.."
-tools/setup.sh
-bazel build //tools:commanalyzer >/dev/null 2>&1
-tool="$PWD/bazel-bin/tools/commanalyzer"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-# name | source | arguments | process counts
-cases=("MatMul n=256|examples/matmul/matmul_seq.c|256|2,4,8,16,32,64"
-       "Jacobi 2-D 1024x1024, 100 steps|examples/heat2d/heat2d_seq.c|1024 100|2,4,8,16,32,64")
-if [ "${1:-}" = "--quick" ]; then
-  cases=("MatMul n=96|examples/matmul/matmul_seq.c|96|4,16" "Jacobi 2-D 256x256, 10 steps|examples/heat2d/heat2d_seq.c|256 10|4,16")
-fi
+source "$(dirname "$0")/programs.sh"
+procs=2,4,8,16,32,64
+if $quick; then procs=4,16; fi
 
 {
   echo "# Re-estimating from a saved profile"
@@ -29,8 +18,8 @@ fi
   echo "| program | profile MiB | graph vertices | graph edges | procs | seconds | peak GiB |"
   echo "|---|---:|---:|---:|---|---:|---:|"
 } >"$work/report"
-for c in "${cases[@]}"; do
-  IFS='|' read -r name src args procs <<<"$c"
+for c in "${programs[@]}"; do
+  IFS='|' read -r name src args <<<"$c"
   "$tool" build "$src" --output "$work/instrumented"
   COMMANALYZER_PROFILE="$work/p.profile" "$work/instrumented" $args >/dev/null
   /usr/bin/time -f "%e %M" -o "$work/t" "$tool" estimate "$work/p.profile" --procs "$procs" >"$work/out" 2>"$work/err" ||

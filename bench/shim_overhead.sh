@@ -1,26 +1,13 @@
 #!/usr/bin/env bash
 # Instrumented vs native, side by side in one run: wall time and peak memory
 # of the sequential program (the instrumented run includes writing the
-# profile). The estimate's own speed is measured by bench/run.sh.
+# profile). The estimate's own speed: bench/run.sh, bench/estimate_speed.sh.
 # Where perf can sample, one more instrumented run splits its time: the
 # program's own functions (its code with the pass's inline label code) and
 # the rest (the runtime's hooks, libc, the kernel). The first, as a ratio to
 # native, is what no change to the runtime alone can go below.
 # Usage: bench/shim_overhead.sh [--quick]   (writes bench/results/shim_overhead.md)
-set -euo pipefail
-cd "$(dirname "$0")/.."
-tools/setup.sh
-bazel build //tools:commanalyzer >/dev/null 2>&1
-tool="$PWD/bazel-bin/tools/commanalyzer"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-# name | source | arguments
-cases=("MatMul n=256|examples/matmul/matmul_seq.c|256"
-       "Jacobi 2-D 1024x1024, 100 steps|examples/heat2d/heat2d_seq.c|1024 100")
-if [ "${1:-}" = "--quick" ]; then
-  cases=("MatMul n=96|examples/matmul/matmul_seq.c|96" "Jacobi 2-D 256x256, 10 steps|examples/heat2d/heat2d_seq.c|256 10")
-fi
+source "$(dirname "$0")/programs.sh"
 
 measure() {  # measure OUT RUNS CMD...: "seconds peak_kib" of the best of RUNS runs
   local out="$1" runs="$2"; shift 2
@@ -62,7 +49,7 @@ mkdir -p bench/results
   echo "| program | native s | native MiB | instrumented s | instrumented MiB | time ratio | memory ratio | profile MiB | program code share | program code ratio |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 } >"$work/report"
-for c in "${cases[@]}"; do
+for c in "${programs[@]}"; do
   IFS='|' read -r name src args <<<"$c"
   clang-16 -O1 -fno-vectorize -fno-slp-vectorize -Iinclude "$src" -o "$work/native" -lm
   "$tool" build "$src" --output "$work/instrumented"
