@@ -18,10 +18,10 @@
 // k-way volume partition, gets the same k-way pass and then a V-cycle
 // (clusters of vertices refined at coarser levels); the partition of
 // clearly lower connectivity wins (on meshes past ~16 M value uses, the
-// METIS start alone: bisection of graphs that large takes many minutes). Where the
-// graph has heap arrays, the aligned start (aligned_start.h: arrays of one
-// length distributed alike, spectral slabs, each loop body's temporaries
-// kept together) competes too, and wins unless clearly worse: on
+// METIS start alone: bisection of graphs that large takes many minutes).
+// Where the graph has heap arrays, the aligned start (aligned_start.h:
+// arrays of one length distributed alike, spectral slabs, each loop body's
+// temporaries kept together) competes too, and wins unless clearly worse: on
 // LULESH-style meshes it finds the MPI code's cube blocks, which the
 // searches above miss by 10-20 %.
 // Balance is on work (source uses computed in the region) plus one per
@@ -70,7 +70,7 @@ struct ConnectivityPartitioner {
   // Recursive bisection (slow past kBisectionUseLimit value uses). Off, it
   // is still the start on graphs that are not mesh-like: there METIS's
   // start is slower still and poor (C = A x B, n = 256, 16 processes: 120 s
-  // and 3.8x the bytes of the 2-D blocks bisection finds in 56 s).
+  // and 3.8x the bytes of the 2-D blocks bisection finds in 34 s).
   bool bisection_start = true;
   bool metis_start = true;      // METIS's k-way volume partition: always without bisection, else on mesh-like graphs
   double metis_start_max_degree = 64;  // mesh-like: mean degree among distributed vertices in [1, this]
