@@ -152,8 +152,9 @@ int report(const ProfileT& profile, const std::vector<int>& procs) {
   connectivity.edge_penalty = absl::GetFlag(FLAGS_edge_penalty);
   connectivity.aligned_start = absl::GetFlag(FLAGS_aligned_start);
   if (partitioner == "auto") {
-    // Past ~16 million value uses recursive bisection takes many minutes:
-    // the connectivity refinement then starts from METIS's partition only.
+    // Past ~16 million value uses recursive bisection of a mesh takes many
+    // minutes: there the connectivity refinement starts from METIS's
+    // partition only (report_with says which the graph turned out to be).
     connectivity.bisection_start = profile.flows.source_count() <= ConnectivityPartitioner::kBisectionUseLimit;
     std::cerr << "[commanalyzer] partitioner: connectivity (--partitioner to choose)\n";
     partitioner = "connectivity";

@@ -7,9 +7,9 @@
 
 #include <algorithm>
 #include <atomic>
-#include <functional>
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <utility>
