@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Instrumented vs native, side by side in one run: wall time and peak memory
 # of the sequential program (the instrumented run includes writing the
-# profile). The estimate's own speed: bench/run.sh, bench/estimate_speed.sh.
+# profile). The estimate's own speed: bench/run.sh, bench/estimate_speed.sh;
+# two builds of the instrumentation against each other: bench/ab_overhead.sh.
 # Where perf can sample, one more instrumented run splits its time: the
 # program's own functions (its code with the pass's inline label code) and
 # the rest (the runtime's hooks, libc, the kernel). The first, as a ratio to
