@@ -237,13 +237,27 @@ struct ConnectivityPartitioner {
           if (excluded[t]) contributors[t].push_back(x);
         }
       }
+      // Singletons with the same sources (a residual, every iteration) share
+      // one net of their summed weight: the same connectivity, and a vertex's
+      // gain scans one net, not one per iteration.
+      absl::flat_hash_map<std::size_t, std::vector<std::uint32_t>> nets_by_hash;
       for (std::uint32_t singleton = 0; singleton < n; ++singleton) {
-        if (contributors[singleton].size() < 2) continue;
-        for (std::uint32_t x : contributors[singleton]) {
-          net_pins.push_back(x);
+        const std::vector<std::uint32_t>& pins = contributors[singleton];
+        if (pins.size() < 2) continue;
+        const std::uint64_t w = kScale * std::max<std::uint32_t>(1, graph.weight(singleton));
+        std::vector<std::uint32_t>& same_hash = nets_by_hash[absl::Hash<std::vector<std::uint32_t>>{}(pins)];
+        const auto same = std::find_if(same_hash.begin(), same_hash.end(), [&](std::uint32_t net) {
+          return std::equal(pins.begin(), pins.end(), net_pins.begin() + static_cast<std::ptrdiff_t>(net_offsets[net]),
+                            net_pins.begin() + static_cast<std::ptrdiff_t>(net_offsets[net + 1]));
+        });
+        if (same != same_hash.end()) {
+          net_weight[*same] += w;
+          continue;
         }
+        same_hash.push_back(static_cast<std::uint32_t>(net_weight.size()));
+        net_pins.insert(net_pins.end(), pins.begin(), pins.end());
         net_offsets.push_back(net_pins.size());
-        net_weight.push_back(kScale * std::max<std::uint32_t>(1, graph.weight(singleton)));
+        net_weight.push_back(w);
       }
       index_incidence(n);
       local_of.assign(n, -1);
