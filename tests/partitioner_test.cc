@@ -118,6 +118,15 @@ TEST(ValueGraph, EdgesCountUsesAndGraphvizNamesThem) {
   for (auto e : boost::make_iterator_range(boost::edges(d))) uses.push_back(d[e].uses);
   std::sort(uses.begin(), uses.end());
   EXPECT_EQ(uses, (std::vector<std::uint64_t>{1, 2}));
+  // The symmetric closure: each edge in both rows, with the same uses.
+  const auto& sym = g.symmetric();
+  EXPECT_EQ(boost::num_edges(sym), 4u);
+  const ValueGraph::Vertex y0 = g.local(a.profile().values.vertex(a.value_at(y.at(0))));
+  EXPECT_EQ(g.degree(y0), 2u);
+  std::vector<std::uint64_t> sym_uses;
+  for (auto e : boost::make_iterator_range(boost::edges(sym))) sym_uses.push_back(sym[e].uses);
+  std::sort(sym_uses.begin(), sym_uses.end());
+  EXPECT_EQ(sym_uses, (std::vector<std::uint64_t>{1, 1, 2, 2}));
   std::ostringstream dot;
   g.write_graphviz(dot);
   EXPECT_NE(dot.str().find("digraph"), std::string::npos);
@@ -326,6 +335,29 @@ TEST(ConnectivityPartitioner, GridsKeepBisectionBlocks) {
   bisection_only.metis_start = false;
   for (int n : {4, 8, 16}) {
     EXPECT_EQ(ConnectivityPartitioner{}.partition(g, none, n), bisection_only.partition(g, none, n)) << n;
+  }
+}
+
+// Prepared once for a graph, the partitioner shares bisections between
+// process counts (the halves for 2 are the first cut for 4 and 8; 3 and 6
+// share none with them); each count gets what a fresh partition gives, in
+// any order and from concurrent threads.
+TEST(ConnectivityPartitioner, PreparedMatchesFreshPartitionsForEveryCount) {
+  Analyzer<> a;
+  const ValueGraph g = stencil_graph(24, a);
+  std::vector<std::uint8_t> excluded(g.vertex_count(), 0);
+  excluded[5] = 1;
+  const ConnectivityPartitioner partitioner;
+  const auto prepared = partitioner.prepare(g, excluded);
+  for (int n : {8, 2, 6, 4, 3, 16}) EXPECT_EQ(prepared->partition(n), partitioner.partition(g, excluded, n)) << n;
+
+  const auto profile = register_matmul(32);
+  const std::vector<int> procs{2, 4, 8, 16};
+  Estimator<Analyzer<>::ProfileType, DensityDistanceScorer, ConnectivityPartitioner> one(profile), two(profile);
+  const auto sequential = one.estimate(procs, 1), concurrent = two.estimate(procs, 2);
+  for (std::size_t k = 0; k < procs.size(); ++k) {
+    EXPECT_EQ(concurrent[k].total_bytes(), sequential[k].total_bytes()) << procs[k];
+    EXPECT_EQ(two.owners(procs[k]), partitioner.partition(two.graph(), two.singletons(), procs[k])) << procs[k];
   }
 }
 

@@ -40,8 +40,11 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <numeric>
 #include <queue>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -95,70 +98,15 @@ struct ConnectivityPartitioner {
     return bisection_start || !mesh_like(graph, excluded);
   }
 
+  // What does not depend on the process count, prepared once for a graph
+  // (Estimator keeps it for all its counts): the hypergraph, and the
+  // bisections recursive bisection shares between counts (the halves for 2
+  // processes are the first cut for 4, 8, ...). Thread-safe.
+  class Prepared;
+  std::unique_ptr<Prepared> prepare(const ValueGraph& graph, const std::vector<std::uint8_t>& excluded) const;
+
   std::vector<ProcId> partition(const ValueGraph& graph, const std::vector<std::uint8_t>& excluded,
-                                int nparts) const {
-    if (nparts < 1) throw std::invalid_argument("commanalyzer: process count must be >= 1");
-    const bool mesh = mesh_like(graph, excluded);
-    Run run(*this, graph, excluded);
-    std::vector<std::uint32_t> all;
-    for (std::uint32_t v = 0; v < graph.vertex_count(); ++v) {
-      if (!excluded[v]) all.push_back(v);
-    }
-    const std::vector<std::uint32_t> members = all;
-    std::vector<ProcId> bisected;
-    if (bisection_start || !mesh) {
-      run.owner.assign(graph.vertex_count(), kReplicated);
-      run.split(all, nparts, 0);
-      run.refine_kway(members, nparts);
-      if (!metis_start || nparts < 2 || !mesh) return run.owner;
-      bisected = std::move(run.owner);
-    }
-    // METIS's multilevel k-way partition, refined vertex by vertex and then
-    // by clusters (vcycle). Recursive bisection of a large flat graph can
-    // stall in a ragged cut, and METIS's volume objective is not the
-    // connectivity: on LULESH-style meshes the refinements save 16-21 % of
-    // METIS's connectivity (s=18) and the result beats bisection's by 12 %
-    // or more. On grids the starting partition is already good: bisection
-    // cuts axis-aligned, nested blocks (the process grids of SPMD codes),
-    // and refining either start saves under 2 % by bending block faces into
-    // shapes no such code uses (MiniGhost at 64 processes: -6.9 % -> -8.6 %
-    // error against its MPI version). So a partition is replaced only by
-    // one clearly better: by more than `margin` of its connectivity.
-    auto clearly_below = [](Gain cost, Gain than, double by) {
-      return static_cast<double>(cost) < (1 - by) * static_cast<double>(than);
-    };
-    std::vector<ProcId> metis = MetisPartitioner{}.partition(graph, excluded, nparts);
-    const Gain metis_cost = run.connectivity(metis);
-    run.owner = metis;
-    run.refine_kway(members, nparts);
-    Gain cost = run.connectivity(run.owner);
-    // The V-cycle (as long again as the vertex refinement) only where the
-    // latter found a partition worth fixing: on grids it gains under 2 %,
-    // and the result would give way to METIS's anyway.
-    if (multilevel_refinement && clearly_below(cost, metis_cost, margin / 2)) {
-      run.vcycle(members, nparts);
-      cost = run.connectivity(run.owner);
-    }
-    if (!clearly_below(cost, metis_cost, margin)) {
-      run.owner = std::move(metis);
-      cost = metis_cost;
-    }
-    // The aligned start (arrays distributed alike, slabs of a spectral
-    // embedding; aligned_start.h) keeps each element's values and
-    // temporaries together, which neither search above does; it is taken
-    // unless the partition so far is clearly better.
-    if (aligned_start) {
-      std::vector<ProcId> aligned = aligned_options.partition(graph, excluded, run.hypergraph(), nparts);
-      if (!aligned.empty()) {
-        if (const Gain aligned_cost = run.connectivity(aligned); !clearly_below(cost, aligned_cost, margin)) {
-          run.owner = std::move(aligned);
-          cost = aligned_cost;
-        }
-      }
-    }
-    if (bisected.empty() || clearly_below(cost, run.connectivity(bisected), margin)) return run.owner;
-    return bisected;
-  }
+                                int nparts) const;
 
  private:
   using Gain = std::int64_t;
@@ -179,6 +127,32 @@ struct ConnectivityPartitioner {
     const double mean = vertices == 0 ? 0 : static_cast<double>(degrees) / static_cast<double>(vertices);
     return mean >= 1 && mean <= metis_start_max_degree;
   }
+
+  // Bisections shared by the partitions for several process counts, each
+  // computed once, by the first thread that needs it.
+  class BisectionCache {
+   public:
+    template <class Compute>
+    const std::vector<std::uint8_t>& get(const std::string& path, Compute&& compute) {
+      Entry* entry;
+      {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        std::unique_ptr<Entry>& slot = entries_[path];
+        if (!slot) slot = std::make_unique<Entry>();
+        entry = slot.get();
+      }
+      std::call_once(entry->once, [&] { entry->side = compute(); });
+      return entry->side;
+    }
+
+   private:
+    struct Entry {
+      std::once_flag once;
+      std::vector<std::uint8_t> side;
+    };
+    std::mutex mutex_;
+    absl::flat_hash_map<std::string, std::unique_ptr<Entry>> entries_;
+  };
 
   struct Run {
     struct Coarse {};  // a coarser level: vcycle fills the hypergraph
@@ -264,20 +238,24 @@ struct ConnectivityPartitioner {
       net_stamp.assign(net_weight.size(), 0);
     }
 
-    // Assigns `verts` to parts [first, first + k).
-    void split(std::vector<std::uint32_t>& verts, int k, ProcId first) {
+    // Assigns `verts` to parts [first, first + k). `path` names the subset
+    // by the bisections that led to it (fraction and side of each), the
+    // key of its own bisection in `cache`.
+    void split(std::vector<std::uint32_t>& verts, int k, ProcId first, BisectionCache& cache, const std::string& path) {
       if (k == 1 || verts.size() <= 1) {
         for (std::uint32_t v : verts) owner[v] = first;
         return;
       }
-      const int k0 = k / 2;
-      Bisection b = bisect(verts, static_cast<double>(k0) / k);
+      const int k0 = k / 2, common = std::gcd(k0, k);
+      const std::string here = path + std::to_string(k0 / common) + "/" + std::to_string(k / common);
+      const std::vector<std::uint8_t>& side =
+          cache.get(here, [&] { return bisect(verts, static_cast<double>(k0) / k).side; });
       std::vector<std::uint32_t> side0, side1;
-      for (std::size_t i = 0; i < verts.size(); ++i) (b.side[i] == 0 ? side0 : side1).push_back(verts[i]);
+      for (std::size_t i = 0; i < verts.size(); ++i) (side[i] == 0 ? side0 : side1).push_back(verts[i]);
       verts.clear();
       verts.shrink_to_fit();
-      split(side0, k0, first);
-      split(side1, k - k0, first + k0);
+      split(side0, k0, first, cache, here + ":0,");
+      split(side1, k - k0, first + k0, cache, here + ":1,");
     }
 
     HypergraphView hypergraph() const { return {net_offsets, net_pins, net_weight, vertex_offsets, vertex_nets}; }
@@ -881,7 +859,102 @@ struct ConnectivityPartitioner {
     std::vector<ProcId> owner;
     int passes = 0;  // FM passes for the current bisection
   };
+
 };
+
+class ConnectivityPartitioner::Prepared {
+ public:
+  Prepared(const ConnectivityPartitioner& options, const ValueGraph& graph, const std::vector<std::uint8_t>& excluded)
+      : options_(options),
+        graph_(graph),
+        excluded_(excluded),
+        mesh_(options_.mesh_like(graph, excluded)),
+        base_(options_, graph, excluded) {}
+  Prepared(const Prepared&) = delete;
+  Prepared& operator=(const Prepared&) = delete;
+
+  std::vector<ProcId> partition(int nparts) const {
+    if (nparts < 1) throw std::invalid_argument("commanalyzer: process count must be >= 1");
+    Run run = base_;  // a copy: its scratch state is per call
+    std::vector<std::uint32_t> all;
+    for (std::uint32_t v = 0; v < graph_.vertex_count(); ++v) {
+      if (!excluded_[v]) all.push_back(v);
+    }
+    const std::vector<std::uint32_t> members = all;
+    std::vector<ProcId> bisected;
+    if (options_.bisection_start || !mesh_) {
+      run.owner.assign(graph_.vertex_count(), kReplicated);
+      run.split(all, nparts, 0, bisections_, "");
+      run.refine_kway(members, nparts);
+      if (!options_.metis_start || nparts < 2 || !mesh_) return run.owner;
+      bisected = std::move(run.owner);
+    }
+    // METIS's multilevel k-way partition, refined vertex by vertex and then
+    // by clusters (vcycle). Recursive bisection of a large flat graph can
+    // stall in a ragged cut, and METIS's volume objective is not the
+    // connectivity: on LULESH-style meshes the refinements save 16-21 % of
+    // METIS's connectivity (s=18) and the result beats bisection's by 12 %
+    // or more. On grids the starting partition is already good: bisection
+    // cuts axis-aligned, nested blocks (the process grids of SPMD codes),
+    // and refining either start saves under 2 % by bending block faces into
+    // shapes no such code uses (MiniGhost at 64 processes: -6.9 % -> -8.6 %
+    // error against its MPI version). So a partition is replaced only by
+    // one clearly better: by more than `margin` of its connectivity.
+    auto clearly_below = [](Gain cost, Gain than, double by) {
+      return static_cast<double>(cost) < (1 - by) * static_cast<double>(than);
+    };
+    std::vector<ProcId> metis = MetisPartitioner{}.partition(graph_, excluded_, nparts);
+    const Gain metis_cost = run.connectivity(metis);
+    run.owner = metis;
+    run.refine_kway(members, nparts);
+    Gain cost = run.connectivity(run.owner);
+    // The V-cycle (as long again as the vertex refinement) only where the
+    // latter found a partition worth fixing: on grids it gains under 2 %,
+    // and the result would give way to METIS's anyway.
+    if (options_.multilevel_refinement && clearly_below(cost, metis_cost, options_.margin / 2)) {
+      run.vcycle(members, nparts);
+      cost = run.connectivity(run.owner);
+    }
+    if (!clearly_below(cost, metis_cost, options_.margin)) {
+      run.owner = std::move(metis);
+      cost = metis_cost;
+    }
+    // The aligned start (arrays distributed alike, slabs of a spectral
+    // embedding; aligned_start.h) keeps each element's values and
+    // temporaries together, which neither search above does; it is taken
+    // unless the partition so far is clearly better.
+    if (options_.aligned_start) {
+      std::vector<ProcId> aligned = options_.aligned_options.partition(graph_, excluded_, run.hypergraph(), nparts);
+      if (!aligned.empty()) {
+        if (const Gain aligned_cost = run.connectivity(aligned); !clearly_below(cost, aligned_cost, options_.margin)) {
+          run.owner = std::move(aligned);
+          cost = aligned_cost;
+        }
+      }
+    }
+    if (bisected.empty() || clearly_below(cost, run.connectivity(bisected), options_.margin)) return run.owner;
+    return bisected;
+  }
+
+ private:
+  const ConnectivityPartitioner options_;
+  const ValueGraph& graph_;
+  const std::vector<std::uint8_t>& excluded_;
+  const bool mesh_;
+  const Run base_;
+  mutable BisectionCache bisections_;
+};
+
+inline std::unique_ptr<ConnectivityPartitioner::Prepared> ConnectivityPartitioner::prepare(
+    const ValueGraph& graph, const std::vector<std::uint8_t>& excluded) const {
+  return std::make_unique<Prepared>(*this, graph, excluded);
+}
+
+inline std::vector<ProcId> ConnectivityPartitioner::partition(const ValueGraph& graph,
+                                                              const std::vector<std::uint8_t>& excluded,
+                                                              int nparts) const {
+  return Prepared(*this, graph, excluded).partition(nparts);
+}
 
 static_assert(Partitioner<ConnectivityPartitioner>);
 

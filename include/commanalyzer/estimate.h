@@ -7,11 +7,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <concepts>
+#include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <functional>
 #include <mutex>
 #include <thread>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -21,6 +24,26 @@
 #include "commanalyzer/value_graph.h"
 
 namespace commanalyzer {
+
+// A partitioner that can prepare for one graph (ConnectivityPartitioner):
+// what every process count shares is then computed once.
+template <class P>
+concept PreparingPartitioner = requires(const P& partitioner, const ValueGraph& graph,
+                                        const std::vector<std::uint8_t>& excluded, int nparts) {
+  { partitioner.prepare(graph, excluded)->partition(nparts) } -> std::same_as<std::vector<ProcId>>;
+};
+
+namespace estimate_internal {
+template <class P>
+struct PreparedOf {
+  using type = std::nullptr_t;
+};
+template <PreparingPartitioner P>
+struct PreparedOf<P> {
+  using type = decltype(std::declval<const P&>().prepare(std::declval<const ValueGraph&>(),
+                                                         std::declval<const std::vector<std::uint8_t>&>()));
+};
+}  // namespace estimate_internal
 
 template <class ProfileT, SingletonScorer Scorer = DensityDistanceScorer, Partitioner PartitionerT = MetisPartitioner,
           class Cost = LogicalVolumeCostModel>
@@ -35,7 +58,14 @@ class Estimator {
         cost_(std::move(cost)) {}
 
   // The owner of every graph vertex for `procs` processes.
-  std::vector<ProcId> owners(int procs) const { return partitioner_.partition(graph_, singletons_, procs); }
+  std::vector<ProcId> owners(int procs) const {
+    if constexpr (PreparingPartitioner<PartitionerT>) {
+      std::call_once(prepare_once_, [&] { prepared_ = partitioner_.prepare(graph_, singletons_); });
+      return prepared_->partition(procs);
+    } else {
+      return partitioner_.partition(graph_, singletons_, procs);
+    }
+  }
 
   CommEstimate estimate(int procs) const { return cost_.estimate(profile_, graph_, owners(procs), procs); }
 
@@ -80,6 +110,8 @@ class Estimator {
   std::vector<std::uint8_t> singletons_;
   PartitionerT partitioner_;
   Cost cost_;
+  mutable std::once_flag prepare_once_;
+  mutable typename estimate_internal::PreparedOf<PartitionerT>::type prepared_{};
 };
 
 }  // namespace commanalyzer
