@@ -60,22 +60,33 @@ ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const absl::fl
   // Sources of every value within `depth` steps of a received one (one
   // sequential pass over the flows per step back). Values without an entry
   // have no recorded flow (inputs, values from before the region).
+  // Wanted values as a bitmap: the pass asks about every recorded value.
   absl::flat_hash_map<ValueId, std::vector<ValueId>> sources_of;
-  absl::flat_hash_set<ValueId> wanted;
-  for (std::uint64_t k : received) wanted.insert(static_cast<ValueId>(k / procs));
-  for (int level = 0; level <= limits.depth && !wanted.empty(); ++level) {
-    absl::flat_hash_set<ValueId> next;
+  std::vector<bool> wanted(profile.values.count() + 1, false);
+  std::size_t wanted_count = 0;
+  for (std::uint64_t k : received) {
+    const auto v = static_cast<ValueId>(k / procs);
+    wanted_count += !wanted[v];
+    wanted[v] = true;
+  }
+  for (int level = 0; level <= limits.depth && wanted_count != 0; ++level) {
+    std::vector<bool> next(wanted.size(), false);
+    std::size_t next_count = 0;
     profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
-      if (!wanted.contains(v)) return;
+      if (!wanted[v]) return;
       auto& out = sources_of[v];
       out.assign(sources.begin(), sources.end());
       if (out.size() <= limits.max_sources && level < limits.depth) {
         for (ValueId s : out) {
-          if (!sources_of.contains(s)) next.insert(s);
+          if (!next[s] && !sources_of.contains(s)) {
+            next[s] = true;
+            ++next_count;
+          }
         }
       }
     });
     wanted = std::move(next);
+    wanted_count = next_count;
   }
 
   using Traits = boost::adjacency_list_traits<boost::vecS, boost::vecS, boost::directedS>;
