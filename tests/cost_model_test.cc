@@ -240,6 +240,9 @@ TEST(Singletons, InPlaceUpdatesAreNotGlobalValues) {
   ASSERT_NE(t5, ValueGraph::kAbsent);
   EXPECT_GT(static_cast<double>(graph.degree(t5)), floor);  // over all steps: above the floor
   EXPECT_EQ(graph.peak_phase_degree(t5), 3u);                // within one step: 3
+  // gsum's 398 neighbours a step are counted up to the floor only.
+  const ValueGraph::Vertex sum_vertex = graph.local(a.profile().values.vertex(a.value_at(gsum.at(0))));
+  EXPECT_EQ(graph.peak_phase_degree(sum_vertex), static_cast<std::size_t>(std::ceil(floor)));
   const std::vector<std::uint8_t> singleton = DensityDistanceScorer{}.detect(graph);
   std::vector<Address> homes;
   for (ValueGraph::Vertex v = 0; v < graph.vertex_count(); ++v) {

@@ -14,7 +14,6 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
 #include <limits>
 #include <ostream>
 #include <span>
@@ -100,7 +99,7 @@ class ValueGraph {
         }
       });
     }
-    g.directed_ = collapse(std::move(sinks), row_start);
+    g.directed_ = collapse(std::move(sinks), std::move(row_start));
     g.symmetric_ = collapse_symmetric(g.directed_, g.global_.size());
     g.count_peak_phase_degrees(profile);
     return g;
@@ -133,7 +132,9 @@ class ValueGraph {
   // updated in place every iteration (one coalesced vertex) gains new
   // neighbours every iteration; a global value is used by almost everything
   // within one. Counted for vertices of degree >= sqrt(|V|) (the candidates
-  // for singletons); the degree for the others and for unmarked runs.
+  // for singletons), and only up to ceil(sqrt(|V|)), the singleton floor
+  // (a residual's million sources per step need not be told apart); the
+  // degree for the others and for unmarked runs.
   std::size_t peak_phase_degree(Vertex v) const {
     const auto it = peak_phase_degree_.find(v);
     return it == peak_phase_degree_.end() ? degree(v) : it->second;
@@ -153,51 +154,21 @@ class ValueGraph {
 
  private:
   // The graph of rows [row_start[v], row_start[v + 1]) of `column` and
-  // `weights`, through Boost's sorted-edges constructor, which reads the
-  // edges as (source, target) pairs: this iterator makes them on the fly.
-  class RowEdges {
-   public:
-    using iterator_category = std::input_iterator_tag;
-    using value_type = std::pair<Vertex, Vertex>;
-    using difference_type = std::ptrdiff_t;
-    using pointer = const value_type*;
-    using reference = const value_type&;
-
-    RowEdges(const std::vector<std::uint64_t>& row_start, const std::vector<Vertex>& column, std::uint64_t edge)
-        : row_start_(&row_start), column_(&column), edge_(edge) {
-      settle();
-    }
-    reference operator*() const { return current_; }
-    pointer operator->() const { return &current_; }
-    RowEdges& operator++() {
-      ++edge_;
-      settle();
-      return *this;
-    }
-    bool operator==(const RowEdges& o) const { return edge_ == o.edge_; }
-
-   private:
-    void settle() {
-      if (edge_ >= column_->size()) return;
-      while ((*row_start_)[row_ + 1] <= edge_) ++row_;
-      current_ = {row_, (*column_)[edge_]};
-    }
-    const std::vector<std::uint64_t>* row_start_;
-    const std::vector<Vertex>* column_;
-    std::uint64_t edge_;
-    Vertex row_ = 0;
-    value_type current_{};
-  };
-
-  static Graph from_rows(const std::vector<std::uint64_t>& row_start, const std::vector<Vertex>& column,
-                         const std::vector<EdgeWeight>& weights) {
-    return Graph(boost::edges_are_sorted, RowEdges(row_start, column, 0), RowEdges(row_start, column, column.size()),
-                 weights.begin(), row_start.size() - 1, column.size());
+  // `weights`, moved into Boost's CSR storage (public members, for want of
+  // portable friend templates): its constructors copy edge by edge, and
+  // for 10^8 edges the copy's fresh pages cost more than building the rows.
+  static Graph adopt_rows(std::vector<std::uint64_t> row_start, std::vector<Vertex> column,
+                          std::vector<EdgeWeight> weights) {
+    Graph g(static_cast<Vertex>(row_start.size() - 1));
+    g.m_forward.m_rowstart = std::move(row_start);
+    g.m_forward.m_column = std::move(column);
+    g.m_forward.m_edge_properties = std::move(weights);
+    return g;
   }
 
   // Merges duplicate targets of each row (a source's sinks, one per use)
   // into weighted edges sorted by target, in place.
-  static Graph collapse(std::vector<Vertex> column, std::vector<std::uint64_t>& row_start) {
+  static Graph collapse(std::vector<Vertex> column, std::vector<std::uint64_t> row_start) {
     std::vector<EdgeWeight> weights;
     std::uint64_t kept = 0;
     for (std::size_t v = 0; v + 1 < row_start.size(); ++v) {
@@ -215,7 +186,8 @@ class ValueGraph {
     }
     row_start.back() = kept;
     column.resize(kept);
-    return from_rows(row_start, column, weights);
+    column.shrink_to_fit();  // from one entry per use to one per edge
+    return adopt_rows(std::move(row_start), std::move(column), std::move(weights));
   }
 
   // Symmetric closure: row v = v's out-edges merged with its in-edges, the
@@ -268,7 +240,7 @@ class ValueGraph {
         weights.push_back({uses});
       });
     }
-    return from_rows(row_start, column, weights);
+    return adopt_rows(std::move(row_start), std::move(column), std::move(weights));
   }
 
   Graph directed_;
@@ -287,6 +259,7 @@ class ValueGraph {
   void count_peak_phase_degrees(const Profile& profile) {
     if (profile.phase_count() < 2 || vertex_count() == 0) return;
     const auto floor = static_cast<std::size_t>(std::sqrt(static_cast<double>(vertex_count())));
+    const auto cap = static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(vertex_count()))));
     absl::flat_hash_map<Vertex, absl::flat_hash_set<Vertex>> seen;  // candidate -> neighbours this phase
     std::vector<std::uint8_t> candidate(vertex_count(), 0);
     for (Vertex v = 0; v < vertex_count(); ++v) {
@@ -314,8 +287,11 @@ class ValueGraph {
       for (ValueId s : sources) {
         const Vertex source = local_[profile.values.vertex(s)];
         if (source == sink) continue;
-        if (sink_seen) sink_seen->insert(source);
-        if (candidate[source]) seen[source].insert(sink);
+        if (sink_seen && sink_seen->size() < cap) sink_seen->insert(source);
+        if (candidate[source]) {
+          absl::flat_hash_set<Vertex>& source_seen = seen[source];
+          if (source_seen.size() < cap) source_seen.insert(sink);
+        }
       }
     });
     close_phase();
