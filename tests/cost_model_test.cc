@@ -362,6 +362,27 @@ TEST(CostModel, ValuesComputableFromReceivedInputsAreRecomputed) {
   EXPECT_EQ(recomputing.estimate(2).at(0, 1), 2 * 8u);
 }
 
+// Process 1 uses h = f(a, b), p = g(w) and r = k(w), all computed on
+// process 0. Receiving w and computing p and r itself (8 bytes) beats
+// receiving both; h is cheaper than a and b together, so it is received.
+TEST(CostModel, RecomputesOnlyWhereEarlierValuesAreCheaper) {
+  const Array in{0x10000}, mid{0x20000}, y{0x30000};
+  Analyzer<> a;
+  a.region_begin();
+  a.store(mid.at(0), 8, a.join(a.load(in.at(0), 8), a.load(in.at(1), 8)));  // h = f(a, b)
+  a.store(mid.at(1), 8, a.compute(a.load(in.at(2), 8)));                     // p = g(w)
+  a.store(mid.at(2), 8, a.compute(a.load(in.at(2), 8)));                     // r = k(w)
+  for (std::uint64_t i = 0; i < 3; ++i) a.store(y.at(i), 8, a.compute(a.load(mid.at(i), 8)));
+  a.region_end();
+  const OwnerMapPartitioner map{[&](Address home, int) -> ProcId { return y.contains(home, 3) ? 1 : 0; }};
+  LogicalVolumeCostModel send_all;
+  send_all.recompute_when_cheaper = false;
+  Estimator<Profile0, NoSingletons, OwnerMapPartitioner, LogicalVolumeCostModel> sending(a.profile(), {}, map, send_all);
+  Estimator<Profile0, NoSingletons, OwnerMapPartitioner> recomputing(a.profile(), {}, map);
+  EXPECT_EQ(sending.estimate(2).p2p_bytes, 3 * 8u);      // h, p, r
+  EXPECT_EQ(recomputing.estimate(2).p2p_bytes, 2 * 8u);  // h, w
+}
+
 // A node shared by three processes (LULESH): each element i on process i
 // reads the node's x and v, adds its force g[i] into f, the node's owner
 // (process 0) updates v and x from f, and every element reads the new x

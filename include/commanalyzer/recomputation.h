@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <deque>
 #include <limits>
+#include <numeric>
 #include <span>
 #include <utility>
 #include <vector>
@@ -57,11 +58,19 @@ ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const absl::fl
   for (std::uint64_t k : received) used[k % procs].push_back(static_cast<ValueId>(k / procs));
   for (auto& values : used) std::sort(values.begin(), values.end());  // hash order would pick among equal cuts
 
-  // Sources of every value within `depth` steps of a received one (one
-  // sequential pass over the flows per step back). Values without an entry
-  // have no recorded flow (inputs, values from before the region).
-  // Wanted values as a bitmap: the pass asks about every recorded value.
-  absl::flat_hash_map<ValueId, std::vector<ValueId>> sources_of;
+  // Sources of every value fewer than `depth` steps back from a received
+  // one (one sequential pass over the flows per step back; the values
+  // `depth` steps back are not computed here, their sources are not
+  // needed). Values without an entry have no recorded flow (inputs, values
+  // from before the region). The lists share one array: millions of
+  // received values, one allocation. Wanted values as a bitmap: the pass
+  // asks about every recorded value.
+  struct SourceList {
+    std::uint64_t offset = 0;
+    std::uint64_t count = 0;
+  };
+  absl::flat_hash_map<ValueId, SourceList> sources_of;
+  std::vector<ValueId> source_lists;
   std::vector<bool> wanted(profile.values.count() + 1, false);
   std::size_t wanted_count = 0;
   for (std::uint64_t k : received) {
@@ -69,15 +78,15 @@ ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const absl::fl
     wanted_count += !wanted[v];
     wanted[v] = true;
   }
-  for (int level = 0; level <= limits.depth && wanted_count != 0; ++level) {
+  for (int level = 0; level < limits.depth && wanted_count != 0; ++level) {
     std::vector<bool> next(wanted.size(), false);
     std::size_t next_count = 0;
     profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
       if (!wanted[v]) return;
-      auto& out = sources_of[v];
-      out.assign(sources.begin(), sources.end());
-      if (out.size() <= limits.max_sources && level < limits.depth) {
-        for (ValueId s : out) {
+      sources_of[v] = {source_lists.size(), sources.size()};
+      source_lists.insert(source_lists.end(), sources.begin(), sources.end());
+      if (sources.size() <= limits.max_sources && level + 1 < limits.depth) {
+        for (ValueId s : sources) {
           if (!next[s] && !sources_of.contains(s)) {
             next[s] = true;
             ++next_count;
@@ -103,33 +112,22 @@ ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const absl::fl
 
   for (ProcId q = 0; q < procs; ++q) {
     if (used[q].empty()) continue;
-    FlowGraph g(2);  // 0: where uncomputable data comes from, 1: what q uses
-    auto capacity = boost::get(boost::edge_capacity, g);
-    auto reverse = boost::get(boost::edge_reverse, g);
-    auto connect = [&](std::size_t from, std::size_t to, std::int64_t cap) {
-      const auto forward = boost::add_edge(from, to, g).first;
-      const auto back = boost::add_edge(to, from, g).first;
-      capacity[forward] = cap;
-      capacity[back] = 0;
-      reverse[forward] = back;
-      reverse[back] = forward;
-    };
-    // A value q neither owns nor gets replicated: an "in" vertex 2i+2 and an
-    // "out" vertex 2i+3; cutting the edge between them = receiving it.
-    absl::flat_hash_map<ValueId, std::size_t> index;
+    // The cut problem as lists first. A value q neither owns nor gets
+    // replicated is a node: cutting it (its "in" to its "out" vertex)
+    // = receiving it.
+    absl::flat_hash_map<ValueId, std::uint32_t> index;
     std::vector<ValueId> values;
-    std::deque<std::pair<ValueId, int>> queue;
+    std::vector<int> depth_of;
+    std::vector<std::uint8_t> uncomputable;                  // q cannot compute it (here): an edge from 0
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> feeds;  // (s, v): v computed from s
+    std::deque<std::uint32_t> queue;
     auto node = [&](ValueId v, int depth) {
-      auto [it, fresh] = index.try_emplace(v, values.size());
+      auto [it, fresh] = index.try_emplace(v, static_cast<std::uint32_t>(values.size()));
       if (fresh) {
         values.push_back(v);
-        boost::add_vertex(g);
-        boost::add_vertex(g);
-        // Bytes first; among cuts of equal bytes, the one receiving the used
-        // values themselves (owner-computes), not earlier ones.
-        connect(2 * it->second + 2, 2 * it->second + 3,
-                static_cast<std::int64_t>(profile.values.size_bytes(v)) * kTieScale + (depth == 0 ? 0 : 1));
-        queue.emplace_back(v, depth);
+        depth_of.push_back(depth);
+        uncomputable.push_back(0);
+        queue.push_back(it->second);
       }
       return it->second;
     };
@@ -137,27 +135,100 @@ ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const absl::fl
       const ProcId p = owner_of(v);
       return p == q || p == kReplicated;
     };
-    for (ValueId v : used[q]) connect(2 * node(v, 0) + 3, 1, kInfinite);
+    for (ValueId v : used[q]) node(v, 0);
     while (!queue.empty()) {
-      const auto [v, depth] = queue.front();
+      const std::uint32_t i = queue.front();
       queue.pop_front();
-      const std::size_t i = index[v];
-      const auto it = sources_of.find(v);
-      if (it == sources_of.end() || depth >= limits.depth || it->second.size() > limits.max_sources) {
-        connect(0, 2 * i + 2, kInfinite);  // q cannot compute it (here): receive it or what it feeds
+      const auto it = depth_of[i] < limits.depth ? sources_of.find(values[i]) : sources_of.end();
+      if (it == sources_of.end() || it->second.count > limits.max_sources) {
+        uncomputable[i] = 1;
         continue;
       }
-      for (ValueId s : it->second) {
-        if (!free_at_q(s)) connect(2 * node(s, depth + 1) + 3, 2 * i + 2, kInfinite);
+      for (ValueId s : std::span<const ValueId>(source_lists.data() + it->second.offset, it->second.count)) {
+        if (!free_at_q(s)) feeds.emplace_back(node(s, depth_of[i] + 1), i);
       }
     }
-    boost::boykov_kolmogorov_max_flow(g, 0, 1);
-    // Source side of the minimum cut: black. A value is received when its
-    // "in" vertex is on the source side and its "out" vertex is not.
-    auto color = boost::get(boost::vertex_color, g);
+    // Bytes first; among cuts of equal bytes, the one receiving the used
+    // values themselves (owner-computes), not earlier ones.
+    auto cost = [&](std::uint32_t i) {
+      return static_cast<std::int64_t>(profile.values.size_bytes(values[i])) * kTieScale + (depth_of[i] == 0 ? 0 : 1);
+    };
+    // The flow network falls apart into components that share only the
+    // terminals, and the cut solved below (the source side reachable in
+    // the residual graph) is the union of theirs. With one step back, a
+    // component where every used value v costs less than its share of the
+    // earlier values it comes from, sum over such s of cost(s) / (used
+    // values s feeds), has receiving its used values as the only minimum
+    // cut: recomputing a set R of them needs all those earlier values
+    // received (a used source is received, or recomputed itself), which
+    // costs at least the shares of R's members, more than R. Such
+    // components (a stencil's halos) are left out: they receive what
+    // owner-computes does.
+    std::vector<std::uint8_t> in_problem(values.size(), 1);
+    if (limits.depth == 1) {
+      std::vector<std::uint32_t> feeds_count(values.size(), 0), parent(values.size());
+      std::iota(parent.begin(), parent.end(), 0u);
+      auto root = [&](std::uint32_t i) {
+        while (parent[i] != i) i = parent[i] = parent[parent[i]];
+        return i;
+      };
+      for (const auto& [s, v] : feeds) {
+        feeds_count[s] += depth_of[s] != 0;
+        parent[root(s)] = root(v);
+      }
+      std::vector<std::int64_t> shares(values.size(), 0);
+      for (const auto& [s, v] : feeds) {
+        if (depth_of[s] != 0) shares[v] += cost(s) / feeds_count[s];  // rounded down: a lower bound
+      }
+      std::vector<std::uint8_t> component_needed(values.size(), 0);
+      for (std::uint32_t i = 0; i < values.size(); ++i) {
+        if (depth_of[i] == 0 && !uncomputable[i] && shares[i] <= cost(i)) component_needed[root(i)] = 1;
+      }
+      for (std::uint32_t i = 0; i < values.size(); ++i) in_problem[i] = component_needed[root(i)];
+    }
+
+    // 0: where uncomputable data comes from, 1: what q uses; node i is
+    // vertices 2k+2 ("in") and 2k+3 ("out"), k its index in the problem.
+    std::vector<std::uint32_t> problem_index(values.size(), 0);
+    std::uint32_t problem_nodes = 0;
+    for (std::uint32_t i = 0; i < values.size(); ++i) {
+      if (in_problem[i]) problem_index[i] = problem_nodes++;
+    }
     absl::flat_hash_set<ValueId> receive;
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      if (color[2 * i + 2] == boost::black_color && color[2 * i + 3] != boost::black_color) receive.insert(values[i]);
+    for (std::uint32_t i = 0; i < values.size(); ++i) {
+      if (!in_problem[i] && depth_of[i] == 0) receive.insert(values[i]);
+    }
+    if (problem_nodes != 0) {
+      FlowGraph g(2 + 2 * std::size_t{problem_nodes});
+      auto capacity = boost::get(boost::edge_capacity, g);
+      auto reverse = boost::get(boost::edge_reverse, g);
+      auto connect = [&](std::size_t from, std::size_t to, std::int64_t cap) {
+        const auto forward = boost::add_edge(from, to, g).first;
+        const auto back = boost::add_edge(to, from, g).first;
+        capacity[forward] = cap;
+        capacity[back] = 0;
+        reverse[forward] = back;
+        reverse[back] = forward;
+      };
+      auto in = [&](std::uint32_t i) { return 2 * std::size_t{problem_index[i]} + 2; };
+      for (std::uint32_t i = 0; i < values.size(); ++i) {
+        if (!in_problem[i]) continue;
+        connect(in(i), in(i) + 1, cost(i));
+        if (depth_of[i] == 0) connect(in(i) + 1, 1, kInfinite);
+        if (uncomputable[i]) connect(0, in(i), kInfinite);
+      }
+      for (const auto& [s, v] : feeds) {
+        if (in_problem[s]) connect(in(s) + 1, in(v), kInfinite);
+      }
+      boost::boykov_kolmogorov_max_flow(g, 0, 1);
+      // Source side of the minimum cut: black. A value is received when its
+      // "in" vertex is on the source side and its "out" vertex is not.
+      auto color = boost::get(boost::vertex_color, g);
+      for (std::uint32_t i = 0; i < values.size(); ++i) {
+        if (in_problem[i] && color[in(i)] == boost::black_color && color[in(i) + 1] != boost::black_color) {
+          receive.insert(values[i]);
+        }
+      }
     }
     for (ValueId v : used[q]) {
       if (!receive.contains(v)) plan.recomputed.insert(static_cast<std::uint64_t>(v) * procs + q);
