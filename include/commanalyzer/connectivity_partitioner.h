@@ -859,7 +859,6 @@ struct ConnectivityPartitioner {
     std::vector<ProcId> owner;
     int passes = 0;  // FM passes for the current bisection
   };
-
 };
 
 class ConnectivityPartitioner::Prepared {
@@ -926,7 +925,8 @@ class ConnectivityPartitioner::Prepared {
     if (options_.aligned_start) {
       std::vector<ProcId> aligned = options_.aligned_options.partition(graph_, excluded_, run.hypergraph(), nparts);
       if (!aligned.empty()) {
-        if (const Gain aligned_cost = run.connectivity(aligned); !clearly_below(cost, aligned_cost, options_.margin)) {
+        const Gain aligned_cost = run.connectivity(aligned);
+        if (!clearly_below(cost, aligned_cost, options_.margin)) {
           run.owner = std::move(aligned);
           cost = aligned_cost;
         }
