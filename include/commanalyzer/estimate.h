@@ -1,7 +1,8 @@
 // Estimator: from a recorded profile to the predicted communication for any
-// number of processes (Algorithm 1, lines 3-5). The graph and its singletons
-// do not depend on the process count and are computed once; each estimate
-// then partitions and costs.
+// number of processes (Algorithm 1, lines 3-5). The graph, its singletons
+// and what the partitioner can prepare for the graph do not depend on the
+// process count and are computed once; each estimate then partitions and
+// costs.
 #ifndef COMMANALYZER_ESTIMATE_H_
 #define COMMANALYZER_ESTIMATE_H_
 
