@@ -36,6 +36,7 @@
 #include <metis.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -141,13 +142,24 @@ struct ConnectivityPartitioner {
         if (!slot) slot = std::make_unique<Entry>();
         entry = slot.get();
       }
-      std::call_once(entry->once, [&] { entry->side = compute(); });
+      std::call_once(entry->once, [&] {
+        entry->side = compute();
+        entry->done = true;
+      });
       return entry->side;
+    }
+    // Is another thread computing this bisection now? (Then a caller with
+    // other work does that first.)
+    bool in_progress(const std::string& path) {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      const auto it = entries_.find(path);
+      return it != entries_.end() && !it->second->done;
     }
 
    private:
     struct Entry {
       std::once_flag once;
+      std::atomic<bool> done{false};
       std::vector<std::uint8_t> side;
     };
     std::mutex mutex_;
@@ -246,16 +258,30 @@ struct ConnectivityPartitioner {
         for (std::uint32_t v : verts) owner[v] = first;
         return;
       }
-      const int k0 = k / 2, common = std::gcd(k0, k);
-      const std::string here = path + std::to_string(k0 / common) + "/" + std::to_string(k / common);
+      const int k0 = k / 2;
+      const std::string here = bisection_key(path, k);
       const std::vector<std::uint8_t>& side =
           cache.get(here, [&] { return bisect(verts, static_cast<double>(k0) / k).side; });
       std::vector<std::uint32_t> side0, side1;
       for (std::size_t i = 0; i < verts.size(); ++i) (side[i] == 0 ? side0 : side1).push_back(verts[i]);
       verts.clear();
       verts.shrink_to_fit();
-      split(side0, k0, first, cache, here + ":0,");
-      split(side1, k - k0, first + k0, cache, here + ":1,");
+      // Where another process count's thread is bisecting side 0 now, side
+      // 1 first: the two threads then work down different halves.
+      const std::string path0 = here + ":0,", path1 = here + ":1,";
+      if (k0 > 1 && cache.in_progress(bisection_key(path0, k0))) {
+        split(side1, k - k0, first + k0, cache, path1);
+        split(side0, k0, first, cache, path0);
+      } else {
+        split(side0, k0, first, cache, path0);
+        split(side1, k - k0, first + k0, cache, path1);
+      }
+    }
+    // The key of the bisection into k / 2 and k - k / 2 parts of the
+    // subset at `path`: the fraction (k / 2) / k in lowest terms.
+    static std::string bisection_key(const std::string& path, int k) {
+      const int k0 = k / 2, common = std::gcd(k0, k);
+      return path + std::to_string(k0 / common) + "/" + std::to_string(k / common);
     }
 
     HypergraphView hypergraph() const { return {net_offsets, net_pins, net_weight, vertex_offsets, vertex_nets}; }

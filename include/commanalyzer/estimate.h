@@ -14,6 +14,7 @@
 #include <exception>
 #include <functional>
 #include <mutex>
+#include <numeric>
 #include <thread>
 #include <type_traits>
 #include <utility>
@@ -77,11 +78,17 @@ class Estimator {
   std::vector<CommEstimate> estimate(const std::vector<int>& procs, unsigned threads = 1,
                                      const std::function<void(int procs)>& done = {}) const {
     std::vector<CommEstimate> all(procs.size());
+    // Largest counts first (they take longest): the last to start is then
+    // a short one, and no thread idles long at the end.
+    std::vector<std::size_t> order(procs.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return procs[a] > procs[b]; });
     std::atomic<std::size_t> next{0};
     std::exception_ptr failure;
     std::mutex mutex;  // guards failure and the calls of done
     auto worker = [&] {
-      for (std::size_t k; (k = next++) < procs.size();) {
+      for (std::size_t i; (i = next++) < procs.size();) {
+        const std::size_t k = order[i];
         try {
           all[k] = estimate(procs[k]);
           if (done) {
