@@ -23,9 +23,6 @@
 
 namespace commanalyzer {
 
-// Owner of a vertex that every process replicates (a singleton).
-inline constexpr ProcId kReplicated = -1;
-
 // Balance constraints for SPMD decompositions: every heap array holding at
 // least `share` of the work is balanced over all processes on its own
 // (constraint 1, 2, ...); everything else shares constraint 0. Without it,

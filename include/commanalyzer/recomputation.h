@@ -145,7 +145,12 @@ ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const absl::fl
         continue;
       }
       for (ValueId s : std::span<const ValueId>(source_lists.data() + it->second.offset, it->second.count)) {
-        if (!free_at_q(s)) feeds.emplace_back(node(s, depth_of[i] + 1), i);
+        if (free_at_q(s)) continue;
+        // A used value leads to the sink itself: every path on through it
+        // is cut at or before it already, so its feeds change no cut (and
+        // would tie a stencil's halo of every step into one component).
+        const std::uint32_t j = node(s, depth_of[i] + 1);
+        if (depth_of[j] != 0) feeds.emplace_back(j, i);
       }
     }
     // Bytes first; among cuts of equal bytes, the one receiving the used
@@ -173,16 +178,22 @@ ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const absl::fl
         return i;
       };
       for (const auto& [s, v] : feeds) {
-        feeds_count[s] += depth_of[s] != 0;
+        ++feeds_count[s];
         parent[root(s)] = root(v);
       }
-      std::vector<std::int64_t> shares(values.size(), 0);
+      // Shares in fixed point with 32 fraction bits, each rounded down: a
+      // lower bound that still sees the tie-breaking unit of cost() (two
+      // sources of 8 bytes feeding two used values each are worth 8 bytes
+      // and 1/2 + 1/2 tie units, not 8 bytes and 0 + 0).
+      using Fixed = unsigned __int128;
+      auto fixed = [&](std::uint32_t i) { return static_cast<Fixed>(cost(i)) << 32; };
+      std::vector<Fixed> shares(values.size(), 0);
       for (const auto& [s, v] : feeds) {
-        if (depth_of[s] != 0) shares[v] += cost(s) / feeds_count[s];  // rounded down: a lower bound
+        shares[v] += fixed(s) / feeds_count[s];
       }
       std::vector<std::uint8_t> component_needed(values.size(), 0);
       for (std::uint32_t i = 0; i < values.size(); ++i) {
-        if (depth_of[i] == 0 && !uncomputable[i] && shares[i] <= cost(i)) component_needed[root(i)] = 1;
+        if (depth_of[i] == 0 && !uncomputable[i] && shares[i] <= fixed(i)) component_needed[root(i)] = 1;
       }
       for (std::uint32_t i = 0; i < values.size(); ++i) in_problem[i] = component_needed[root(i)];
     }

@@ -22,6 +22,8 @@ inline constexpr VertexId kNoVertex = std::numeric_limits<VertexId>::max();
 
 // A process (partition) number, 0..N-1.
 using ProcId = std::int32_t;
+// Owner of a vertex that every process replicates (a singleton).
+inline constexpr ProcId kReplicated = -1;
 
 // The shadow label of a register value: which value instances reached it
 // through data dependences. 0 = none; the top bit marks "computed" (at least
