@@ -430,5 +430,43 @@ TEST(CostModel, SharersExchangePartialsWhenAsked) {
   EXPECT_EQ(exchanged.at(0, 1), 2 * 8u + 8u);  // old x and v, 0's own partial
 }
 
+// The sharers of a sum are those of the run's own decisions, taken with
+// what had been delivered at the time: process 1's 16-byte contribution
+// g[1] is combined into one 8-byte partial when f is summed, although
+// process 0 receives g[1] itself later (for z). Counting g[1] as already
+// there would make process 0 compute that contribution, and process 1 no
+// sharer of the sum.
+TEST(CostModel, SharersFollowWhatWasDeliveredAtTheTime) {
+  const Array f{0x10000}, x{0x20000}, v{0x30000}, e{0x40000}, g{0x50000}, y{0x60000}, z{0x70000};
+  Analyzer<> a;
+  a.region_begin();
+  for (std::uint64_t i = 0; i < 3; ++i) {
+    const Label old_xv = a.join(a.load(x.at(0), 8), a.load(v.at(0), 8));
+    a.store(g.at(2 * i), 16, a.compute(a.join(a.load(e.at(2 * i), 16), old_xv)));
+  }
+  a.store(f.at(0), 8, kComputedBit);
+  for (std::uint64_t i = 0; i < 3; ++i) a.store(f.at(0), 8, a.join(a.load(f.at(0), 8), a.load(g.at(2 * i), 16)));
+  const Label new_v = a.join(a.load(v.at(0), 8), a.load(f.at(0), 8));
+  a.store(v.at(0), 8, new_v);
+  a.store(x.at(0), 8, a.join(a.load(x.at(0), 8), new_v));
+  for (std::uint64_t i = 0; i < 3; ++i) {
+    a.store(y.at(i), 8, a.compute(a.join(a.load(x.at(0), 8), a.load(v.at(0), 8))));
+  }
+  a.store(z.at(0), 8, a.compute(a.load(g.at(2), 16)));
+  a.region_end();
+  const OwnerMapPartitioner map{[&](Address home, int) -> ProcId {
+    if (e.contains(home, 6) || g.contains(home, 6)) return static_cast<ProcId>(e.contains(home, 6) ? e.index(home) / 2 : g.index(home) / 2);
+    if (y.contains(home, 3)) return static_cast<ProcId>(y.index(home));
+    return 0;
+  }};
+  Estimator<Profile0, NoSingletons, OwnerMapPartitioner> est(a.profile(), {}, map);
+  const CommEstimate exchanged = est.estimate(3);
+  // Old x and v to 1 and 2 (32 bytes), partials among the three sharers
+  // (6 x 8), g[1] to 0 (16).
+  EXPECT_EQ(exchanged.p2p_bytes, 32u + 3 * 2 * 8u + 16u);
+  EXPECT_EQ(exchanged.at(1, 0), 8u + 16u);
+  EXPECT_EQ(exchanged.at(1, 2), 8u);
+}
+
 }  // namespace
 }  // namespace commanalyzer

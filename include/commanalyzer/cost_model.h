@@ -48,6 +48,7 @@
 #include <cstdint>
 #include <span>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -115,28 +116,31 @@ struct LogicalVolumeCostModel {
                         int procs) const {
     if (procs < 1) throw std::invalid_argument("commanalyzer: process count must be >= 1");
     Run<ProfileT> run(profile, graph, owner, procs, combine_partial_updates);
+    run.log_sends = recompute_when_cheaper;
     run.run_all();
     if (!recompute_when_cheaper) return run.finish(network);
     // Which receptions recomputation can replace is known only once every
-    // reception is known: a second run with the cheaper plan.
+    // reception is known. Receiving fewer values changes no other decision
+    // of the run (what a process has received is the same set), so the
+    // plan is applied to its result: the replaced sends are withdrawn, the
+    // earlier values sent.
     ReceptionPlan plan =
         plan_receptions(profile, procs, run.delivered, [&](ValueId v) { return run.owner_of(v); }, recomputation);
     if (plan.recomputed.empty()) return run.finish(network);
-    Run<ProfileT> second(profile, graph, owner, procs, combine_partial_updates);
-    second.recomputed = std::move(plan.recomputed);
-    if (exchange_partials) {
+    run.withdraw(plan.recomputed);
+    if (exchange_partials && !plan.extra.empty()) {
       // Only the sums some process receives early have sharers to find:
       // tracking every location's would take a map entry per location and
       // iteration (gigabytes for a long stencil run).
-      for (std::uint64_t k : plan.extra) second.track_sharers_of(static_cast<ValueId>(k / procs));
+      for (std::uint64_t k : plan.extra) run.track_sharers_of(static_cast<ValueId>(k / procs));
+      run.replay_sharers();
     }
-    second.run_all();
     for (std::uint64_t k : plan.extra) {
       const auto v = static_cast<ValueId>(k / procs);
       const auto q = static_cast<ProcId>(k % procs);
-      if (!(exchange_partials && second.receive_partials(v, q))) second.receive_early(v, q);
+      if (!(exchange_partials && run.receive_partials(v, q))) run.receive_early(v, q);
     }
-    return second.finish(network);
+    return run.finish(network);
   }
 
  private:
@@ -204,7 +208,24 @@ struct LogicalVolumeCostModel {
         }
         return;
       }
-      if (combine_partial_updates && partial_update(v, sources, q, phase)) return;
+      if (combine_or_note_sharer(v, sources, q, phase)) return;
+      for (ValueId s : sources) {
+        const ProcId p = owner_of(s);
+        if (p == q) continue;
+        if (p == kReplicated) {
+          publish(s, phase);
+          continue;
+        }
+        if (!delivered.insert(key(s, q)).second) continue;
+        if (log_sends) send_log.emplace_back(key(s, q), v);
+        send(p, q, profile.values.size_bytes(s), phase);
+      }
+    }
+
+    // The part of flow() the sharers of a location depend on: v, owned by
+    // q, is a combined partial (true), or q's own update of the location.
+    bool combine_or_note_sharer(ValueId v, std::span<const ValueId> sources, ProcId q, std::size_t phase) {
+      if (combine_partial_updates && partial_update(v, sources, q, phase)) return true;
       if (tracks_sharers(v)) {
         const VertexId chain = profile.values.vertex(v);
         for (ValueId s : sources) {
@@ -214,16 +235,43 @@ struct LogicalVolumeCostModel {
           }
         }
       }
-      for (ValueId s : sources) {
-        const ProcId p = owner_of(s);
-        if (p == q) continue;
-        if (p == kReplicated) {
-          publish(s, phase);
-          continue;
-        }
-        if (!delivered.insert(key(s, q)).second || recomputed.contains(key(s, q))) continue;
-        send(p, q, profile.values.size_bytes(s), phase);
+      return false;
+    }
+
+    // Takes back the sends of `keys` (their receivers compute the values).
+    void withdraw(const absl::flat_hash_set<std::uint64_t>& keys) {
+      for (const auto& [k, first_use] : send_log) {
+        if (!keys.contains(k)) continue;
+        const auto s = static_cast<ValueId>(k / n);
+        unsend(owner_of(s), static_cast<ProcId>(k % n), profile.values.size_bytes(s), profile.phase_of(first_use));
       }
+    }
+
+    // Finds the sharers of the tracked locations (track_sharers_of) after
+    // the run: their flows again, deciding each combination as the run did
+    // (with what had been delivered by then), sending nothing.
+    void replay_sharers() {
+      for (auto it = partial_sent.begin(); it != partial_sent.end();) {
+        const auto chain = static_cast<VertexId>(it->first / n);
+        if (sharer_chains[chain]) {
+          partial_sent.erase(it++);
+        } else {
+          ++it;
+        }
+      }
+      replaying = true;
+      std::size_t logged = 0;
+      profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
+        if (!tracks_sharers(v)) return;
+        const ProcId q = owner_of(v);
+        if (q == kReplicated) return;
+        for (; logged < send_log.size() && send_log[logged].second < v; ++logged) {
+          delivered_before.insert(send_log[logged].first);
+        }
+        combine_or_note_sharer(v, sources, q, profile.phase_of(v));
+      });
+      replaying = false;
+      delivered_before = {};
     }
 
     // v = v' (+) g(others), v' the previous instance of v's location: when
@@ -248,7 +296,7 @@ struct LogicalVolumeCostModel {
         // p needs all of g's inputs: when q holds one, g is split across
         // processes and is not combined.
         if (p == q) return false;
-        if (p == kReplicated || delivered.contains(key(s, q))) continue;
+        if (p == kReplicated || (replaying ? delivered_before : delivered).contains(key(s, q))) continue;
         contributor = merge(contributor, p);
         input_bytes += profile.values.size_bytes(s);
         inputs_single_use = inputs_single_use && graph.source_uses(s) <= 1;
@@ -260,12 +308,12 @@ struct LogicalVolumeCostModel {
       if (!under_way && !(partial_bytes < input_bytes || (partial_bytes == input_bytes && inputs_single_use))) {
         return false;
       }
-      for (ValueId s : sources) {
-        if (owner_of(s) == kReplicated && profile.values.vertex(s) != chain) publish(s, phase);
-      }
-      if (!under_way) {
-        partial_sent.insert(partial);
-        send(contributor, q, partial_bytes, phase);
+      if (!under_way) partial_sent.insert(partial);
+      if (!replaying) {
+        for (ValueId s : sources) {
+          if (owner_of(s) == kReplicated && profile.values.vertex(s) != chain) publish(s, phase);
+        }
+        if (!under_way) send(contributor, q, partial_bytes, phase);
       }
       if (tracks_sharers(v)) add_sharer(chain, phase, v, contributor);
       return true;
@@ -317,10 +365,25 @@ struct LogicalVolumeCostModel {
       result.p2p_bytes += bytes;
       result.phase_bytes[phase] += bytes;
       sent_bytes[p] += bytes;
-      if (message_phases.insert(cell * result.phase_bytes.size() + phase).second) {
+      if (++sends_in_message[cell * result.phase_bytes.size() + phase] == 1) {
         ++result.messages_matrix[cell];
         ++result.p2p_messages;
         ++sent_messages[p];
+      }
+    }
+
+    void unsend(ProcId p, ProcId q, std::uint64_t bytes, std::size_t phase) {
+      const std::size_t cell = static_cast<std::size_t>(p) * n + q;
+      result.matrix[cell] -= bytes;
+      result.p2p_bytes -= bytes;
+      result.phase_bytes[phase] -= bytes;
+      sent_bytes[p] -= bytes;
+      const auto message = sends_in_message.find(cell * result.phase_bytes.size() + phase);
+      if (--message->second == 0) {
+        sends_in_message.erase(message);
+        --result.messages_matrix[cell];
+        --result.p2p_messages;
+        --sent_messages[p];
       }
     }
 
@@ -389,7 +452,10 @@ struct LogicalVolumeCostModel {
     const bool combine_partial_updates;
     CommEstimate result;
     absl::flat_hash_set<std::uint64_t> delivered;  // key(instance, receiving process)
-    absl::flat_hash_set<std::uint64_t> recomputed;  // keys of receptions that cost nothing
+    bool log_sends = false;
+    std::vector<std::pair<std::uint64_t, ValueId>> send_log;  // (key, first use): flow()'s sends in order
+    bool replaying = false;                                   // replay_sharers(): sends nothing
+    absl::flat_hash_set<std::uint64_t> delivered_before;      // ... and sees these as delivered
     absl::flat_hash_set<std::pair<std::uint64_t, std::size_t>> partial_sent;  // (location, contributor), phase
     absl::flat_hash_set<ValueId> published;
     absl::flat_hash_map<ValueId, ProcId> contributors;
@@ -397,7 +463,7 @@ struct LogicalVolumeCostModel {
     absl::flat_hash_map<std::pair<VertexId, std::size_t>, Sharers> sharers;  // (location, phase) tracked
     std::vector<std::uint8_t> sharer_chains;  // by vertex: has a tracked phase (empty: none)
     std::size_t current_phase = 0;
-    absl::flat_hash_set<std::uint64_t> message_phases;  // cell * phases + phase with a message
+    absl::flat_hash_map<std::uint64_t, std::uint32_t> sends_in_message;  // by cell * phases + phase
     std::size_t last_collective_phase[2];
     std::vector<std::uint64_t> sent_bytes, sent_messages;
     double collective_seconds = 0;  // sum over collectives of rounds * bytes
