@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <map>
 #include <tuple>
 #include <numeric>
@@ -156,6 +157,57 @@ Analyzer<>::ProfileType register_matmul(std::uint64_t n) {
     }
   a.finish();
   return a.take_profile();
+}
+
+// Rows are collapsed on several threads and peak phase degrees counted
+// beside the symmetric closure: the graph must not depend on the count.
+// A 1-D in-place sweep with a residual over every location each step
+// (a hub: the one candidate for peak degrees).
+TEST(ValueGraph, SameGraphOnAnyThreadCount) {
+  constexpr std::uint64_t n = 300;
+  const testing::Array u{0x100000}, residual{0x900000}, w{0xa00000}, partner{0xb00000};
+  Analyzer<> a;
+  a.region_begin();
+  for (int step = 0; step < 4; ++step) {
+    Label all = kNoLabel;
+    for (std::uint64_t i = 1; i + 1 < n; ++i) {
+      a.store(u.at(i), 8, a.join(a.join(a.load(u.at(i - 1), 8), a.load(u.at(i), 8)), a.load(u.at(i + 1), 8)));
+      all = a.join(all, a.load(u.at(i), 8));
+    }
+    a.store(residual.at(0), 8, a.compute(all));
+    // w trades values with three of its ten partners each step: 20 edges,
+    // 10 neighbours (under the floor, not a candidate), 3 a step.
+    for (std::uint64_t k = 0; k < 10; ++k) {
+      if (k % 4 != static_cast<std::uint64_t>(step) % 4 && !(k >= 8 && step == 3)) continue;
+      a.store(partner.at(k), 8, a.join(a.load(partner.at(k), 8), a.load(w.at(0), 8)));
+      a.store(w.at(0), 8, a.join(a.load(w.at(0), 8), a.load(partner.at(k), 8)));
+    }
+    a.iteration();
+  }
+  a.region_end();
+  const ValueGraph one = ValueGraph::build(a.profile(), 1);
+  ASSERT_GT(one.edge_count(), 3 * n);
+  for (unsigned threads : {2u, 3u, 8u}) {
+    const ValueGraph many = ValueGraph::build(a.profile(), threads);
+    for (const auto& [x, y] : {std::pair{&one.directed(), &many.directed()}, {&one.symmetric(), &many.symmetric()}}) {
+      EXPECT_EQ(x->m_forward.m_rowstart, y->m_forward.m_rowstart) << threads;
+      EXPECT_EQ(x->m_forward.m_column, y->m_forward.m_column) << threads;
+      ASSERT_EQ(x->m_forward.m_edge_properties.size(), y->m_forward.m_edge_properties.size());
+      for (std::size_t e = 0; e < x->m_forward.m_edge_properties.size(); ++e) {
+        ASSERT_EQ(x->m_forward.m_edge_properties[e].uses, y->m_forward.m_edge_properties[e].uses) << threads;
+      }
+    }
+    for (ValueGraph::Vertex v = 0; v < one.vertex_count(); ++v) {
+      ASSERT_EQ(one.peak_phase_degree(v), many.peak_phase_degree(v)) << threads;
+    }
+  }
+  // The residual's location is the candidate: 298 neighbours over all steps
+  // (one coalesced vertex per u[i]), capped at ceil(sqrt(|V|)) within one.
+  const ValueGraph::Vertex hub = one.local(a.profile().values.vertex(a.value_at(residual.at(0))));
+  EXPECT_EQ(one.peak_phase_degree(hub), static_cast<std::size_t>(std::ceil(std::sqrt(double(one.vertex_count())))));
+  const ValueGraph::Vertex traded = one.local(a.profile().values.vertex(a.value_at(w.at(0))));
+  EXPECT_EQ(one.degree(traded), 10u);
+  EXPECT_EQ(one.peak_phase_degree(traded), 10u);  // its degree: not a candidate
 }
 
 TEST(ConnectivityPartitioner, FindsTheTwoDimensionalMatMulDecomposition) {

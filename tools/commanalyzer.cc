@@ -179,7 +179,8 @@ int report_with(const ProfileT& profile, const std::vector<int>& procs, Partitio
   cost.combine_partial_updates = absl::GetFlag(FLAGS_combine_partial_updates);
   cost.recompute_when_cheaper = absl::GetFlag(FLAGS_recompute);
   cost.exchange_partials = absl::GetFlag(FLAGS_exchange_partials);
-  Estimator<ProfileT, DensityDistanceScorer, PartitionerT> estimator(profile, scorer, partitioner, cost);
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  Estimator<ProfileT, DensityDistanceScorer, PartitionerT> estimator(profile, scorer, partitioner, cost, threads);
   GraphSummary summary{profile.values.count(), profile.flows.flow_count(), estimator.graph().vertex_count(),
                        estimator.graph().edge_count(), 0, profile.iterations()};
   for (auto s : estimator.singletons()) summary.singletons += s;
@@ -194,7 +195,7 @@ int report_with(const ProfileT& profile, const std::vector<int>& procs, Partitio
                                elapsed(), procs.size(), procs.size() == 1 ? "" : "s");
   std::size_t finished = 0;
   const std::vector<CommEstimate> estimates =
-      estimator.estimate(procs, std::max(1u, std::thread::hardware_concurrency()), [&](int n) {
+      estimator.estimate(procs, threads, [&](int n) {
         if (procs.size() > 1) {
           std::cerr << absl::StrFormat("[commanalyzer] %d processes done (%d of %d, %.1fs)\n", n, ++finished,
                                        procs.size(), elapsed());

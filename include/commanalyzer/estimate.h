@@ -52,9 +52,11 @@ template <class ProfileT, SingletonScorer Scorer = DensityDistanceScorer, Partit
   requires CostModel<Cost, ProfileT>
 class Estimator {
  public:
-  explicit Estimator(const ProfileT& profile, Scorer scorer = {}, PartitionerT partitioner = {}, Cost cost = {})
+  // `threads`: for building the graph (estimate() takes its own count).
+  explicit Estimator(const ProfileT& profile, Scorer scorer = {}, PartitionerT partitioner = {}, Cost cost = {},
+                     unsigned threads = 1)
       : profile_(profile),
-        graph_(ValueGraph::build(profile)),
+        graph_(ValueGraph::build(profile, threads)),
         singletons_(scorer.detect(graph_)),
         partitioner_(std::move(partitioner)),
         cost_(std::move(cost)) {}

@@ -18,6 +18,7 @@
 #include <ostream>
 #include <span>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -31,8 +32,12 @@
 
 namespace commanalyzer {
 
+// Uses along an edge, saturating at 2^32 - 1 (the partitioners clamp edge
+// weights far below that; 4 bytes, not 8, on 10^8 edges).
 struct EdgeWeight {
-  std::uint64_t uses = 0;
+  static constexpr std::uint64_t kMax = std::numeric_limits<std::uint32_t>::max();
+  static std::uint32_t saturated(std::uint64_t uses) { return static_cast<std::uint32_t>(std::min(uses, kMax)); }
+  std::uint32_t uses = 0;
 };
 
 class ValueGraph {
@@ -43,9 +48,11 @@ class ValueGraph {
   static constexpr Vertex kAbsent = std::numeric_limits<Vertex>::max();
 
   // Builds the graph from a recorded profile (see profile.h): its flows, the
-  // vertex of every value, and per-vertex home address and weight.
+  // vertex of every value, and per-vertex home address and weight. The
+  // rows are collapsed on up to `threads` threads; the graph is the same
+  // for any count.
   template <class Profile>
-  static ValueGraph build(const Profile& profile) {
+  static ValueGraph build(const Profile& profile, unsigned threads = 1) {
     ValueGraph g;
     const auto& values = profile.values;
     g.local_.assign(profile.vertex_count(), kAbsent);
@@ -99,9 +106,20 @@ class ValueGraph {
         }
       });
     }
-    g.directed_ = collapse(std::move(sinks), std::move(row_start));
-    g.symmetric_ = collapse_symmetric(g.directed_, g.global_.size());
-    g.count_peak_phase_degrees(profile);
+    g.directed_ = collapse(std::move(sinks), std::move(row_start), threads);
+    // Peak phase degrees are counted beside the symmetric closure, for the
+    // vertices its degrees could make candidates (out + in degree bounds
+    // the symmetric degree); the others are dropped after.
+    std::vector<std::uint64_t> in_start = in_row_starts(g.directed_, g.vertex_count());
+    std::thread peaks;
+    if (threads > 1) {
+      peaks = std::thread([&] { g.count_peak_phase_degrees(profile, in_start); });
+    } else {
+      g.count_peak_phase_degrees(profile, in_start);
+    }
+    g.symmetric_ = collapse_symmetric(g.directed_, in_start, threads);
+    if (peaks.joinable()) peaks.join();
+    g.drop_peak_non_candidates();
     return g;
   }
 
@@ -166,80 +184,126 @@ class ValueGraph {
     return g;
   }
 
-  // Merges duplicate targets of each row (a source's sinks, one per use)
-  // into weighted edges sorted by target, in place.
-  static Graph collapse(std::vector<Vertex> column, std::vector<std::uint64_t> row_start) {
-    std::vector<EdgeWeight> weights;
-    std::uint64_t kept = 0;
-    for (std::size_t v = 0; v + 1 < row_start.size(); ++v) {
-      const auto first = column.begin() + static_cast<std::ptrdiff_t>(row_start[v]);
-      const auto last = column.begin() + static_cast<std::ptrdiff_t>(row_start[v + 1]);
-      std::sort(first, last);
-      row_start[v] = kept;
-      for (auto i = first; i != last;) {
-        auto j = i;
-        while (j != last && *j == *i) ++j;
-        column[kept++] = *i;
-        weights.push_back({static_cast<std::uint64_t>(j - i)});
-        i = j;
-      }
+  // f(first, last) on up to `threads` threads, for contiguous ranges of
+  // the rows [0, row_start.size() - 1) holding about equal entries.
+  template <class F>
+  static void for_row_ranges(const std::vector<std::uint64_t>& row_start, unsigned threads, F f) {
+    const std::size_t rows = row_start.size() - 1;
+    threads = std::max(1u, threads);
+    std::vector<std::size_t> bounds{0};
+    for (unsigned t = 1; t < threads; ++t) {
+      const std::uint64_t goal = row_start.back() / threads * t;
+      bounds.push_back(static_cast<std::size_t>(std::lower_bound(row_start.begin(), row_start.end() - 1, goal) -
+                                                row_start.begin()));
     }
-    row_start.back() = kept;
-    column.resize(kept);
-    column.shrink_to_fit();  // from one entry per use to one per edge
-    return adopt_rows(std::move(row_start), std::move(column), std::move(weights));
+    bounds.push_back(rows);
+    std::vector<std::thread> helpers;
+    for (unsigned t = 1; t < threads; ++t) helpers.emplace_back(f, bounds[t], bounds[t + 1]);
+    f(bounds[0], bounds[1]);
+    for (auto& h : helpers) h.join();
+  }
+
+  // Merges duplicate targets of each row (a source's sinks, one per use)
+  // into weighted edges sorted by target: rows sorted in place and their
+  // distinct targets counted, then written once to storage of the final
+  // size (one entry per edge, not per use).
+  static Graph collapse(std::vector<Vertex> column, const std::vector<std::uint64_t>& row_start, unsigned threads) {
+    const std::size_t rows = row_start.size() - 1;
+    std::vector<std::uint64_t> start(rows + 1, 0);
+    for_row_ranges(row_start, threads, [&](std::size_t first, std::size_t last) {
+      for (std::size_t v = first; v < last; ++v) {
+        const auto begin = column.begin() + static_cast<std::ptrdiff_t>(row_start[v]);
+        const auto end = column.begin() + static_cast<std::ptrdiff_t>(row_start[v + 1]);
+        std::sort(begin, end);
+        std::uint64_t distinct = 0;
+        for (auto i = begin; i != end; ++i) distinct += i == begin || *i != i[-1];
+        start[v + 1] = distinct;
+      }
+    });
+    for (std::size_t v = 0; v < rows; ++v) start[v + 1] += start[v];
+    std::vector<Vertex> targets(start.back());
+    std::vector<EdgeWeight> weights(start.back());
+    for_row_ranges(row_start, threads, [&](std::size_t first, std::size_t last) {
+      for (std::size_t v = first; v < last; ++v) {
+        std::uint64_t out = start[v];
+        for (std::uint64_t i = row_start[v], end = row_start[v + 1]; i != end;) {
+          std::uint64_t j = i + 1;
+          while (j != end && column[j] == column[i]) ++j;
+          targets[out] = column[i];
+          weights[out++].uses = EdgeWeight::saturated(j - i);
+          i = j;
+        }
+      }
+    });
+    return adopt_rows(std::move(start), std::move(targets), std::move(weights));
+  }
+
+  // Row starts of the in-edges (by target) of a directed CSR graph.
+  static std::vector<std::uint64_t> in_row_starts(const Graph& directed, std::size_t n) {
+    std::vector<std::uint64_t> in_start(n + 1, 0);
+    for (Vertex t : directed.m_forward.m_column) ++in_start[t + 1];
+    for (std::size_t v = 0; v < n; ++v) in_start[v + 1] += in_start[v];
+    return in_start;
   }
 
   // Symmetric closure: row v = v's out-edges merged with its in-edges, the
   // weights of both directions summed. The in-edges come out grouped by
   // target and sorted by source from one counting-sort pass over the CSR
   // (which lists edges by source, each row sorted by target).
-  static Graph collapse_symmetric(const Graph& directed, std::size_t n) {
-    std::vector<std::uint64_t> in_start(n + 1, 0);
-    for (auto e : boost::make_iterator_range(boost::edges(directed))) ++in_start[boost::target(e, directed) + 1];
-    for (std::size_t v = 0; v < n; ++v) in_start[v + 1] += in_start[v];
-    std::vector<Vertex> in_source(boost::num_edges(directed));
-    std::vector<std::uint64_t> in_uses(in_source.size());
+  static Graph collapse_symmetric(const Graph& directed, const std::vector<std::uint64_t>& in_start,
+                                  unsigned threads) {
+    const std::size_t n = in_start.size() - 1;
+    const auto& out_start = directed.m_forward.m_rowstart;
+    const auto& out_target = directed.m_forward.m_column;
+    const auto& out_weight = directed.m_forward.m_edge_properties;
+    std::vector<Vertex> in_source(out_target.size());
+    std::vector<std::uint32_t> in_uses(out_target.size());
     {
       std::vector<std::uint64_t> next(in_start.begin(), in_start.end() - 1);
-      for (auto e : boost::make_iterator_range(boost::edges(directed))) {
-        const std::uint64_t slot = next[boost::target(e, directed)]++;
-        in_source[slot] = boost::source(e, directed);
-        in_uses[slot] = directed[e].uses;
+      for (Vertex v = 0; v < n; ++v) {
+        for (std::uint64_t e = out_start[v]; e < out_start[v + 1]; ++e) {
+          const std::uint64_t slot = next[out_target[e]]++;
+          in_source[slot] = v;
+          in_uses[slot] = out_weight[e].uses;
+        }
       }
     }
     // merge(v, f): f(neighbour, uses) for v's neighbours in ascending order.
     auto merge = [&](Vertex v, auto&& f) {
-      auto [out, out_end] = boost::out_edges(v, directed);
-      std::uint64_t in = in_start[v];
-      const std::uint64_t in_end = in_start[v + 1];
+      std::uint64_t out = out_start[v], in = in_start[v];
+      const std::uint64_t out_end = out_start[v + 1], in_end = in_start[v + 1];
       while (out != out_end || in != in_end) {
-        const Vertex t = out != out_end ? boost::target(*out, directed) : kAbsent;
+        const Vertex t = out != out_end ? out_target[out] : kAbsent;
         const Vertex s = in != in_end ? in_source[in] : kAbsent;
         if (t <= s) {
-          f(t, directed[*out].uses + (t == s ? in_uses[in++] : 0));
-          ++out;
+          f(t, std::uint64_t{out_weight[out++].uses} + (t == s ? in_uses[in++] : 0));
         } else {
           f(s, in_uses[in++]);
         }
       }
     };
-    std::vector<std::uint64_t> row_start{0};
-    for (Vertex v = 0; v < n; ++v) {
-      std::uint64_t degree = 0;
-      merge(v, [&](Vertex, std::uint64_t) { ++degree; });
-      row_start.push_back(row_start.back() + degree);
-    }
-    std::vector<Vertex> column;
-    std::vector<EdgeWeight> weights;
-    column.reserve(row_start.back());
-    weights.reserve(row_start.back());
-    for (Vertex v = 0; v < n; ++v) {
-      merge(v, [&](Vertex t, std::uint64_t uses) {
-        column.push_back(t);
-        weights.push_back({uses});
-      });
-    }
+    std::vector<std::uint64_t> entries(n + 1);  // out + in entries before each row: balances the threads
+    for (std::size_t v = 0; v <= n; ++v) entries[v] = out_start[v] + in_start[v];
+    std::vector<std::uint64_t> row_start(n + 1, 0);
+    for_row_ranges(entries, threads, [&](std::size_t first, std::size_t last) {
+      for (std::size_t v = first; v < last; ++v) {
+        std::uint64_t degree = 0;
+        merge(static_cast<Vertex>(v), [&](Vertex, std::uint64_t) { ++degree; });
+        row_start[v + 1] = degree;
+      }
+    });
+    for (std::size_t v = 0; v < n; ++v) row_start[v + 1] += row_start[v];
+    std::vector<Vertex> column(row_start.back());
+    std::vector<EdgeWeight> weights(row_start.back());
+    for_row_ranges(entries, threads, [&](std::size_t first, std::size_t last) {
+      for (std::size_t v = first; v < last; ++v) {
+        std::uint64_t at = row_start[v];
+        merge(static_cast<Vertex>(v), [&](Vertex t, std::uint64_t uses) {
+          column[at] = t;
+          weights[at++].uses = EdgeWeight::saturated(uses);
+        });
+      }
+    });
     return adopt_rows(std::move(row_start), std::move(column), std::move(weights));
   }
 
@@ -255,15 +319,18 @@ class ValueGraph {
   std::vector<std::uint8_t> source_uses_;  // per instance, saturating at 2
   absl::flat_hash_map<Vertex, std::size_t> peak_phase_degree_;
 
+  // Counts for every vertex whose out + in degree (`in_start`: the
+  // directed graph's in-edge row starts) reaches the floor: a superset of
+  // the candidates, before the symmetric degrees are known.
   template <class Profile>
-  void count_peak_phase_degrees(const Profile& profile) {
+  void count_peak_phase_degrees(const Profile& profile, const std::vector<std::uint64_t>& in_start) {
     if (profile.phase_count() < 2 || vertex_count() == 0) return;
-    const auto floor = static_cast<std::size_t>(std::sqrt(static_cast<double>(vertex_count())));
+    const std::size_t floor = peak_floor();
     const auto cap = static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(vertex_count()))));
     absl::flat_hash_map<Vertex, absl::flat_hash_set<Vertex>> seen;  // candidate -> neighbours this phase
     std::vector<std::uint8_t> candidate(vertex_count(), 0);
     for (Vertex v = 0; v < vertex_count(); ++v) {
-      if (degree(v) >= floor) {
+      if (boost::out_degree(v, directed_) + (in_start[v + 1] - in_start[v]) >= floor) {
         seen[v];
         candidate[v] = 1;
       }
@@ -295,6 +362,19 @@ class ValueGraph {
       }
     });
     close_phase();
+  }
+
+  std::size_t peak_floor() const { return static_cast<std::size_t>(std::sqrt(static_cast<double>(vertex_count()))); }
+
+  void drop_peak_non_candidates() {
+    const std::size_t floor = peak_floor();
+    for (auto it = peak_phase_degree_.begin(); it != peak_phase_degree_.end();) {
+      if (degree(it->first) < floor) {
+        peak_phase_degree_.erase(it++);
+      } else {
+        ++it;
+      }
+    }
   }
 };
 
