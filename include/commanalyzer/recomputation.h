@@ -22,7 +22,8 @@
 #include <utility>
 #include <vector>
 
-#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/compressed_sparse_row_graph.hpp>
+#include <boost/property_map/property_map.hpp>
 // Boost 1.74's max-flow trips GCC's -Wmaybe-uninitialized on an iterator it
 // assigns before use.
 #pragma GCC diagnostic push
@@ -35,6 +36,70 @@
 #include "commanalyzer/types.h"
 
 namespace commanalyzer {
+
+namespace recomputation_internal {
+
+// A flow network for Boost's Boykov-Kolmogorov max-flow in compressed
+// sparse rows: arcs added with their reverse (capacity 0) and kept, per
+// vertex, in the order added. (An adjacency_list allocates each edge's
+// properties on the heap: millions of allocations for a stencil's halos.)
+class FlowNetwork {
+ public:
+  explicit FlowNetwork(std::size_t vertices) : vertices_(vertices) {}
+
+  void connect(std::uint32_t from, std::uint32_t to, std::int64_t capacity) {
+    arcs_.emplace_back(from, to);
+    capacity_.push_back(capacity);
+    arcs_.emplace_back(to, from);
+    capacity_.push_back(0);
+  }
+
+  // Colors after the max-flow from `source` to `sink`: black for the
+  // source side of the minimum cut (what the source reaches in the
+  // residual network).
+  std::vector<boost::default_color_type> min_cut_colors(std::uint32_t source, std::uint32_t sink) const {
+    using Graph = boost::compressed_sparse_row_graph<boost::directedS, boost::no_property, boost::no_property,
+                                                     boost::no_property, std::uint32_t, std::uint64_t>;
+    using Edge = boost::graph_traits<Graph>::edge_descriptor;
+    // Arc k's place among the arcs sorted by tail, stably (a counting sort).
+    std::vector<std::uint64_t> next(vertices_ + 1, 0);
+    for (const auto& [from, to] : arcs_) ++next[from + 1];
+    for (std::size_t v = 0; v < vertices_; ++v) next[v + 1] += next[v];
+    std::vector<std::uint64_t> place(arcs_.size());
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> sorted(arcs_.size());
+    for (std::size_t k = 0; k < arcs_.size(); ++k) {
+      place[k] = next[arcs_[k].first]++;
+      sorted[place[k]] = arcs_[k];
+    }
+    const Graph g(boost::edges_are_sorted, sorted.begin(), sorted.end(), vertices_);
+    std::vector<std::int64_t> capacity(arcs_.size()), residual(arcs_.size());
+    std::vector<Edge> reverse(arcs_.size());
+    for (std::size_t k = 0; k < arcs_.size(); ++k) {
+      capacity[place[k]] = capacity_[k];
+      reverse[place[k]] = Edge(arcs_[k ^ 1].first, place[k ^ 1]);
+    }
+    std::vector<Edge> predecessor(vertices_);
+    std::vector<boost::default_color_type> color(vertices_);
+    std::vector<long> distance(vertices_);
+    const auto edge_index = boost::get(boost::edge_index, g);
+    const auto vertex_index = boost::get(boost::vertex_index, g);
+    boost::boykov_kolmogorov_max_flow(g, boost::make_iterator_property_map(capacity.begin(), edge_index),
+                                      boost::make_iterator_property_map(residual.begin(), edge_index),
+                                      boost::make_iterator_property_map(reverse.begin(), edge_index),
+                                      boost::make_iterator_property_map(predecessor.begin(), vertex_index),
+                                      boost::make_iterator_property_map(color.begin(), vertex_index),
+                                      boost::make_iterator_property_map(distance.begin(), vertex_index),
+                                      vertex_index, source, sink);
+    return color;
+  }
+
+ private:
+  std::size_t vertices_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> arcs_;  // arc 2k + 1 reverses arc 2k
+  std::vector<std::int64_t> capacity_;
+};
+
+}  // namespace recomputation_internal
 
 // Keys are instance * procs + receiving process.
 struct ReceptionPlan {
@@ -98,15 +163,6 @@ ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const absl::fl
     wanted_count = next_count;
   }
 
-  using Traits = boost::adjacency_list_traits<boost::vecS, boost::vecS, boost::directedS>;
-  using FlowGraph = boost::adjacency_list<
-      boost::vecS, boost::vecS, boost::directedS,
-      boost::property<boost::vertex_color_t, boost::default_color_type,
-                      boost::property<boost::vertex_predecessor_t, Traits::edge_descriptor,
-                                      boost::property<boost::vertex_distance_t, long>>>,
-      boost::property<boost::edge_capacity_t, std::int64_t,
-                      boost::property<boost::edge_residual_capacity_t, std::int64_t,
-                                      boost::property<boost::edge_reverse_t, Traits::edge_descriptor>>>>;
   constexpr std::int64_t kInfinite = std::numeric_limits<std::int64_t>::max() / 4;
   constexpr std::int64_t kTieScale = std::int64_t{1} << 24;  // > vertices of one cut problem
 
@@ -210,18 +266,9 @@ ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const absl::fl
       if (!in_problem[i] && depth_of[i] == 0) receive.insert(values[i]);
     }
     if (problem_nodes != 0) {
-      FlowGraph g(2 + 2 * std::size_t{problem_nodes});
-      auto capacity = boost::get(boost::edge_capacity, g);
-      auto reverse = boost::get(boost::edge_reverse, g);
-      auto connect = [&](std::size_t from, std::size_t to, std::int64_t cap) {
-        const auto forward = boost::add_edge(from, to, g).first;
-        const auto back = boost::add_edge(to, from, g).first;
-        capacity[forward] = cap;
-        capacity[back] = 0;
-        reverse[forward] = back;
-        reverse[back] = forward;
-      };
-      auto in = [&](std::uint32_t i) { return 2 * std::size_t{problem_index[i]} + 2; };
+      recomputation_internal::FlowNetwork network(2 + 2 * std::size_t{problem_nodes});
+      auto connect = [&](std::uint32_t from, std::uint32_t to, std::int64_t cap) { network.connect(from, to, cap); };
+      auto in = [&](std::uint32_t i) { return 2 * problem_index[i] + 2; };
       for (std::uint32_t i = 0; i < values.size(); ++i) {
         if (!in_problem[i]) continue;
         connect(in(i), in(i) + 1, cost(i));
@@ -231,10 +278,9 @@ ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const absl::fl
       for (const auto& [s, v] : feeds) {
         if (in_problem[s]) connect(in(s) + 1, in(v), kInfinite);
       }
-      boost::boykov_kolmogorov_max_flow(g, 0, 1);
-      // Source side of the minimum cut: black. A value is received when its
-      // "in" vertex is on the source side and its "out" vertex is not.
-      auto color = boost::get(boost::vertex_color, g);
+      // A value is received when its "in" vertex is on the source side of
+      // the minimum cut and its "out" vertex is not.
+      const std::vector<boost::default_color_type> color = network.min_cut_colors(0, 1);
       for (std::uint32_t i = 0; i < values.size(); ++i) {
         if (in_problem[i] && color[in(i)] == boost::black_color && color[in(i) + 1] != boost::black_color) {
           receive.insert(values[i]);
