@@ -135,6 +135,30 @@ TEST(CostModel, GlobalSumAndCoefficientAreCollectives) {
   }
 }
 
+// c2 = f(c) in the first iteration, b[i] = c * c2 * x[i] in the second:
+// both coefficients are singletons, and c (an input) is broadcast when c2
+// is computed from it, in the first iteration, although nothing
+// distributed feeds c2.
+TEST(CostModel, SingletonComputedFromSingletonsPublishesWhenComputed) {
+  constexpr std::uint64_t n = 64;
+  Analyzer<> a;
+  const Array x{0x10000}, b{0x20000}, c{0x30000}, c2{0x40000};
+  a.region_begin();
+  a.store(c2.at(0), 8, a.compute(a.load(c.at(0), 8)));
+  a.iteration();
+  for (std::uint64_t i = 0; i < n; ++i) {
+    a.store(b.at(i), 8, a.join(a.join(a.load(c.at(0), 8), a.load(c2.at(0), 8)), a.load(x.at(i), 8)));
+  }
+  a.region_end();
+  Estimator<Profile0, DensityDistanceScorer, OwnerMapPartitioner> est(a.profile(), {}, block_1d({x, b}, n));
+  const CommEstimate e = est.estimate(4);
+  EXPECT_EQ(e.singleton_vertices, 2u);
+  EXPECT_EQ(e.broadcasts, 1u);
+  ASSERT_GE(e.phase_bytes.size(), 2u);
+  EXPECT_EQ(e.phase_bytes[0], 3 * 8u);
+  EXPECT_EQ(e.total_bytes(), 3 * 8u);
+}
+
 // A singleton whose value is computed on one process only (an output entry
 // computed from one process's data, then used everywhere) is a broadcast,
 // not an allreduce.

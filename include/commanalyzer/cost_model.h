@@ -175,6 +175,15 @@ struct LogicalVolumeCostModel {
     std::uint64_t key(ValueId s, ProcId q) const { return static_cast<std::uint64_t>(s) * n + q; }
 
     void run_all() {
+      // A value whose sources all live with it sends, combines and
+      // publishes nothing: its flow is not looked at (most of a stencil's).
+      among_own.assign(graph.vertex_count(), 1);
+      const auto& directed = graph.directed();
+      for (auto e : boost::make_iterator_range(boost::edges(directed))) {
+        const ValueGraph::Vertex sink = boost::target(e, directed);
+        if (owner[boost::source(e, directed)] != owner[sink]) among_own[sink] = 0;
+      }
+      for (std::size_t x = 0; x < owner.size(); ++x) among_own[x] &= owner[x] != kReplicated;
       profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) { flow(v, sources); });
       publish_pending(current_phase);  // what the last iteration left unreduced
     }
@@ -185,7 +194,9 @@ struct LogicalVolumeCostModel {
         publish_pending(current_phase);
         current_phase = phase;
       }
-      const ProcId q = owner_of(v);
+      const ValueGraph::Vertex x = graph.local(profile.values.vertex(v));
+      if (among_own[x] && !tracks_sharers(v)) return;
+      const ProcId q = owner[x];
       if (q == kReplicated) {
         const VertexId chain = profile.values.vertex(v);
         ProcId c = kNone;
@@ -452,6 +463,7 @@ struct LogicalVolumeCostModel {
     const bool combine_partial_updates;
     CommEstimate result;
     absl::flat_hash_set<std::uint64_t> delivered;  // key(instance, receiving process)
+    std::vector<std::uint8_t> among_own;  // by graph vertex: owned, and every source vertex has the same owner
     bool log_sends = false;
     std::vector<std::pair<std::uint64_t, ValueId>> send_log;  // (key, first use): flow()'s sends in order
     bool replaying = false;                                   // replay_sharers(): sends nothing
