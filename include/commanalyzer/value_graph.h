@@ -97,13 +97,17 @@ class ValueGraph {
     uses_by = {};
     std::vector<Vertex> sinks(row_start.back());
     {
+      // Each thread reads every flow and writes the rows of its own range
+      // of sources: the scattered writes, not the reading, are the cost.
       std::vector<std::uint64_t> next(row_start.begin(), row_start.end() - 1);
-      profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
-        const Vertex sink = g.local_[values.vertex(v)];
-        for (ValueId s : sources) {
-          const Vertex source = g.local_[values.vertex(s)];
-          if (source != sink) sinks[next[source]++] = sink;
-        }
+      for_row_ranges(row_start, threads, [&](std::size_t first, std::size_t last) {
+        profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
+          const Vertex sink = g.local_[values.vertex(v)];
+          for (ValueId s : sources) {
+            const Vertex source = g.local_[values.vertex(s)];
+            if (source != sink && source >= first && source < last) sinks[next[source]++] = sink;
+          }
+        });
       });
     }
     g.directed_ = collapse(std::move(sinks), std::move(row_start), threads);
