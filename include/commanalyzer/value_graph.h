@@ -207,39 +207,49 @@ class ValueGraph {
     for (auto& h : helpers) h.join();
   }
 
-  // Merges duplicate targets of each row (a source's sinks, one per use)
-  // into weighted edges sorted by target: rows sorted in place and their
-  // distinct targets counted, then written once to storage of the final
-  // size (one entry per edge, not per use).
-  static Graph collapse(std::vector<Vertex> column, const std::vector<std::uint64_t>& row_start, unsigned threads) {
-    const std::size_t rows = row_start.size() - 1;
+  // A graph of `rows` rows in two passes over the same ranges of rows
+  // (balanced by `balance`, row starts of the input): count(v) gives row
+  // v's edge count, then write(v, targets, weights) its edges; storage is
+  // allocated once, at the final size.
+  template <class Count, class Write>
+  static Graph build_rows(const std::vector<std::uint64_t>& balance, unsigned threads, Count count, Write write) {
+    const std::size_t rows = balance.size() - 1;
     std::vector<std::uint64_t> start(rows + 1, 0);
-    for_row_ranges(row_start, threads, [&](std::size_t first, std::size_t last) {
-      for (std::size_t v = first; v < last; ++v) {
-        const auto begin = column.begin() + static_cast<std::ptrdiff_t>(row_start[v]);
-        const auto end = column.begin() + static_cast<std::ptrdiff_t>(row_start[v + 1]);
-        std::sort(begin, end);
-        std::uint64_t distinct = 0;
-        for (auto i = begin; i != end; ++i) distinct += i == begin || *i != i[-1];
-        start[v + 1] = distinct;
-      }
+    for_row_ranges(balance, threads, [&](std::size_t first, std::size_t last) {
+      for (std::size_t v = first; v < last; ++v) start[v + 1] = count(v);
     });
     for (std::size_t v = 0; v < rows; ++v) start[v + 1] += start[v];
     std::vector<Vertex> targets(start.back());
     std::vector<EdgeWeight> weights(start.back());
-    for_row_ranges(row_start, threads, [&](std::size_t first, std::size_t last) {
-      for (std::size_t v = first; v < last; ++v) {
-        std::uint64_t out = start[v];
-        for (std::uint64_t i = row_start[v], end = row_start[v + 1]; i != end;) {
-          std::uint64_t j = i + 1;
-          while (j != end && column[j] == column[i]) ++j;
-          targets[out] = column[i];
-          weights[out++].uses = EdgeWeight::saturated(j - i);
-          i = j;
-        }
-      }
+    for_row_ranges(balance, threads, [&](std::size_t first, std::size_t last) {
+      for (std::size_t v = first; v < last; ++v) write(v, targets.data() + start[v], weights.data() + start[v]);
     });
     return adopt_rows(std::move(start), std::move(targets), std::move(weights));
+  }
+
+  // Merges duplicate targets of each row (a source's sinks, one per use)
+  // into weighted edges sorted by target: each row sorted in place and its
+  // distinct targets counted, then written (one entry per edge, not per use).
+  static Graph collapse(std::vector<Vertex> column, const std::vector<std::uint64_t>& row_start, unsigned threads) {
+    return build_rows(
+        row_start, threads,
+        [&](std::size_t v) {
+          const auto begin = column.begin() + static_cast<std::ptrdiff_t>(row_start[v]);
+          const auto end = column.begin() + static_cast<std::ptrdiff_t>(row_start[v + 1]);
+          std::sort(begin, end);
+          std::uint64_t distinct = 0;
+          for (auto i = begin; i != end; ++i) distinct += i == begin || *i != i[-1];
+          return distinct;
+        },
+        [&](std::size_t v, Vertex* targets, EdgeWeight* weights) {
+          for (std::uint64_t i = row_start[v], end = row_start[v + 1]; i != end;) {
+            std::uint64_t j = i + 1;
+            while (j != end && column[j] == column[i]) ++j;
+            *targets++ = column[i];
+            (weights++)->uses = EdgeWeight::saturated(j - i);
+            i = j;
+          }
+        });
   }
 
   // Row starts of the in-edges (by target) of a directed CSR graph.
@@ -288,27 +298,19 @@ class ValueGraph {
     };
     std::vector<std::uint64_t> entries(n + 1);  // out + in entries before each row: balances the threads
     for (std::size_t v = 0; v <= n; ++v) entries[v] = out_start[v] + in_start[v];
-    std::vector<std::uint64_t> row_start(n + 1, 0);
-    for_row_ranges(entries, threads, [&](std::size_t first, std::size_t last) {
-      for (std::size_t v = first; v < last; ++v) {
-        std::uint64_t degree = 0;
-        merge(static_cast<Vertex>(v), [&](Vertex, std::uint64_t) { ++degree; });
-        row_start[v + 1] = degree;
-      }
-    });
-    for (std::size_t v = 0; v < n; ++v) row_start[v + 1] += row_start[v];
-    std::vector<Vertex> column(row_start.back());
-    std::vector<EdgeWeight> weights(row_start.back());
-    for_row_ranges(entries, threads, [&](std::size_t first, std::size_t last) {
-      for (std::size_t v = first; v < last; ++v) {
-        std::uint64_t at = row_start[v];
-        merge(static_cast<Vertex>(v), [&](Vertex t, std::uint64_t uses) {
-          column[at] = t;
-          weights[at++].uses = EdgeWeight::saturated(uses);
+    return build_rows(
+        entries, threads,
+        [&](std::size_t v) {
+          std::uint64_t degree = 0;
+          merge(static_cast<Vertex>(v), [&](Vertex, std::uint64_t) { ++degree; });
+          return degree;
+        },
+        [&](std::size_t v, Vertex* targets, EdgeWeight* weights) {
+          merge(static_cast<Vertex>(v), [&](Vertex t, std::uint64_t uses) {
+            *targets++ = t;
+            (weights++)->uses = EdgeWeight::saturated(uses);
+          });
         });
-      }
-    });
-    return adopt_rows(std::move(row_start), std::move(column), std::move(weights));
   }
 
   Graph directed_;
