@@ -14,6 +14,8 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
+#include <functional>
 #include <limits>
 #include <ostream>
 #include <span>
@@ -115,14 +117,14 @@ class ValueGraph {
     // vertices its degrees could make candidates (out + in degree bounds
     // the symmetric degree); the others are dropped after.
     std::vector<std::uint64_t> in_start = in_row_starts(g.directed_, g.vertex_count());
-    std::thread peaks;
+    std::vector<std::function<void()>> steps{
+        [&] { g.symmetric_ = collapse_symmetric(g.directed_, in_start, threads); },
+        [&] { g.count_peak_phase_degrees(profile, in_start); }};
     if (threads > 1) {
-      peaks = std::thread([&] { g.count_peak_phase_degrees(profile, in_start); });
+      run_together(steps);
     } else {
-      g.count_peak_phase_degrees(profile, in_start);
+      for (auto& step : steps) step();
     }
-    g.symmetric_ = collapse_symmetric(g.directed_, in_start, threads);
-    if (peaks.joinable()) peaks.join();
     g.drop_peak_non_candidates();
     return g;
   }
@@ -188,6 +190,28 @@ class ValueGraph {
     return g;
   }
 
+  // Runs the tasks at once, the first on this thread; when they are all
+  // done, rethrows the first exception any of them threw (bad_alloc on a
+  // large graph is an error to report, not a reason to terminate).
+  static void run_together(const std::vector<std::function<void()>>& tasks) {
+    std::vector<std::exception_ptr> failures(tasks.size());
+    auto guarded = [&](std::size_t i) {
+      try {
+        tasks[i]();
+      } catch (...) {
+        failures[i] = std::current_exception();
+      }
+    };
+    {
+      std::vector<std::jthread> helpers;  // joined on leaving, also if starting one throws
+      for (std::size_t i = 1; i < tasks.size(); ++i) helpers.emplace_back(guarded, i);
+      if (!tasks.empty()) guarded(0);
+    }
+    for (const std::exception_ptr& failure : failures) {
+      if (failure) std::rethrow_exception(failure);
+    }
+  }
+
   // f(first, last) on up to `threads` threads, for contiguous ranges of
   // the rows [0, row_start.size() - 1) holding about equal entries.
   template <class F>
@@ -201,10 +225,11 @@ class ValueGraph {
                                                 row_start.begin()));
     }
     bounds.push_back(rows);
-    std::vector<std::thread> helpers;
-    for (unsigned t = 1; t < threads; ++t) helpers.emplace_back(f, bounds[t], bounds[t + 1]);
-    f(bounds[0], bounds[1]);
-    for (auto& h : helpers) h.join();
+    std::vector<std::function<void()>> ranges;
+    for (unsigned t = 0; t < threads; ++t) {
+      ranges.emplace_back([&f, first = bounds[t], last = bounds[t + 1]] { f(first, last); });
+    }
+    run_together(ranges);
   }
 
   // A graph of `rows` rows in two passes over the same ranges of rows
