@@ -96,7 +96,7 @@ struct ConnectivityPartitioner {
 
   // Does partition() start with recursive bisection on this graph?
   bool bisects(const ValueGraph& graph, const std::vector<std::uint8_t>& excluded) const {
-    return bisection_start || !mesh_like(graph, excluded);
+    return bisects_given(mesh_like(graph, excluded));
   }
 
   // What does not depend on the process count, prepared once for a graph
@@ -128,6 +128,8 @@ struct ConnectivityPartitioner {
     const double mean = vertices == 0 ? 0 : static_cast<double>(degrees) / static_cast<double>(vertices);
     return mean >= 1 && mean <= metis_start_max_degree;
   }
+  // bisects(), given mesh_like(): Prepared knows the latter already.
+  bool bisects_given(bool mesh) const { return bisection_start || !mesh; }
 
   // Bisections shared by the partitions for several process counts, each
   // computed once, by the first thread that needs it.
@@ -907,7 +909,7 @@ class ConnectivityPartitioner::Prepared {
     }
     const std::vector<std::uint32_t> members = all;
     std::vector<ProcId> bisected;
-    if (options_.bisection_start || !mesh_) {
+    if (options_.bisects_given(mesh_)) {
       run.owner.assign(graph_.vertex_count(), kReplicated);
       run.split(all, nparts, 0, bisections_, "");
       run.refine_kway(members, nparts);

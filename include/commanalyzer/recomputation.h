@@ -267,16 +267,15 @@ ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const absl::fl
     }
     if (problem_nodes != 0) {
       recomputation_internal::FlowNetwork network(2 + 2 * std::size_t{problem_nodes});
-      auto connect = [&](std::uint32_t from, std::uint32_t to, std::int64_t cap) { network.connect(from, to, cap); };
       auto in = [&](std::uint32_t i) { return 2 * problem_index[i] + 2; };
       for (std::uint32_t i = 0; i < values.size(); ++i) {
         if (!in_problem[i]) continue;
-        connect(in(i), in(i) + 1, cost(i));
-        if (depth_of[i] == 0) connect(in(i) + 1, 1, kInfinite);
-        if (uncomputable[i]) connect(0, in(i), kInfinite);
+        network.connect(in(i), in(i) + 1, cost(i));
+        if (depth_of[i] == 0) network.connect(in(i) + 1, 1, kInfinite);
+        if (uncomputable[i]) network.connect(0, in(i), kInfinite);
       }
       for (const auto& [s, v] : feeds) {
-        if (in_problem[s]) connect(in(s) + 1, in(v), kInfinite);
+        if (in_problem[s]) network.connect(in(s) + 1, in(v), kInfinite);
       }
       // A value is received when its "in" vertex is on the source side of
       // the minimum cut and its "out" vertex is not.
