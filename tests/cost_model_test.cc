@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "commanalyzer/analyzer.h"
@@ -365,6 +366,15 @@ TEST(CostModel, ContributionsAreCombinedWhenCheaperThanTheirInputs) {
   EXPECT_EQ(sending.estimate(2).p2p_bytes, 5 * 8u);
 }
 
+// The estimates for 2 processes under `map` without and with recomputation.
+std::pair<CommEstimate, CommEstimate> sending_and_recomputing(const Profile0& profile, const OwnerMapPartitioner& map) {
+  LogicalVolumeCostModel send_all;
+  send_all.recompute_when_cheaper = false;
+  Estimator<Profile0, NoSingletons, OwnerMapPartitioner, LogicalVolumeCostModel> sending(profile, {}, map, send_all);
+  Estimator<Profile0, NoSingletons, OwnerMapPartitioner> recomputing(profile, {}, map);
+  return {sending.estimate(2), recomputing.estimate(2)};
+}
+
 // Process 1 reads x[0] (old), then xd[0] and x[0] after x[0] += xd[0]: it
 // holds both inputs of the new x[0] anyway, so it recomputes it.
 TEST(CostModel, ValuesComputableFromReceivedInputsAreRecomputed) {
@@ -377,13 +387,10 @@ TEST(CostModel, ValuesComputableFromReceivedInputsAreRecomputed) {
   a.store(y.at(1), 8, a.join(a.load(x.at(0), 8), a.load(xd.at(0), 8)));       // y[1] = x[0] + xd[0]
   a.region_end();
   const OwnerMapPartitioner map{[&](Address home, int) -> ProcId { return y.contains(home, 2) ? 1 : 0; }};
-  LogicalVolumeCostModel send_all;
-  send_all.recompute_when_cheaper = false;
-  Estimator<Profile0, NoSingletons, OwnerMapPartitioner, LogicalVolumeCostModel> sending(a.profile(), {}, map, send_all);
-  Estimator<Profile0, NoSingletons, OwnerMapPartitioner> recomputing(a.profile(), {}, map);
-  EXPECT_EQ(sending.estimate(2).p2p_bytes, 3 * 8u);      // old x, new xd, new x
-  EXPECT_EQ(recomputing.estimate(2).p2p_bytes, 2 * 8u);  // old x, new xd
-  EXPECT_EQ(recomputing.estimate(2).at(0, 1), 2 * 8u);
+  const auto [sending, recomputing] = sending_and_recomputing(a.profile(), map);
+  EXPECT_EQ(sending.p2p_bytes, 3 * 8u);      // old x, new xd, new x
+  EXPECT_EQ(recomputing.p2p_bytes, 2 * 8u);  // old x, new xd
+  EXPECT_EQ(recomputing.at(0, 1), 2 * 8u);
 }
 
 // Process 1 uses h = f(a, b), p = g(w) and r = k(w), all computed on
@@ -399,12 +406,9 @@ TEST(CostModel, RecomputesOnlyWhereEarlierValuesAreCheaper) {
   for (std::uint64_t i = 0; i < 3; ++i) a.store(y.at(i), 8, a.compute(a.load(mid.at(i), 8)));
   a.region_end();
   const OwnerMapPartitioner map{[&](Address home, int) -> ProcId { return y.contains(home, 3) ? 1 : 0; }};
-  LogicalVolumeCostModel send_all;
-  send_all.recompute_when_cheaper = false;
-  Estimator<Profile0, NoSingletons, OwnerMapPartitioner, LogicalVolumeCostModel> sending(a.profile(), {}, map, send_all);
-  Estimator<Profile0, NoSingletons, OwnerMapPartitioner> recomputing(a.profile(), {}, map);
-  EXPECT_EQ(sending.estimate(2).p2p_bytes, 3 * 8u);      // h, p, r
-  EXPECT_EQ(recomputing.estimate(2).p2p_bytes, 2 * 8u);  // h, w
+  const auto [sending, recomputing] = sending_and_recomputing(a.profile(), map);
+  EXPECT_EQ(sending.p2p_bytes, 3 * 8u);      // h, p, r
+  EXPECT_EQ(recomputing.p2p_bytes, 2 * 8u);  // h, w
 }
 
 // A node shared by three processes (LULESH): each element i on process i
