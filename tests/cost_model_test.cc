@@ -496,5 +496,49 @@ TEST(CostModel, SharersFollowWhatWasDeliveredAtTheTime) {
   EXPECT_EQ(exchanged.at(1, 2), 8u);
 }
 
+// The replay decides each contribution afresh, as the run did: process 1's
+// first contribution to f (h, 8 bytes, also used elsewhere) is not combined
+// but sent to f's owner, process 0, which adds it itself; its second (g[1],
+// 16 bytes) is combined into a partial. So process 0 is a sharer of the
+// sum too. Seeing process 1's partial as under way from the start (it is,
+// by the end of the run) would combine h into it, and leave process 0 out.
+TEST(CostModel, ReplayDecidesEachContributionAsTheRunDid) {
+  const Array f{0x10000}, x{0x20000}, v{0x30000}, e{0x40000}, g{0x50000}, y{0x60000}, h{0x70000}, w{0x80000};
+  Analyzer<> a;
+  a.region_begin();
+  for (std::uint64_t i = 1; i < 3; ++i) {
+    const Label old_xv = a.join(a.load(x.at(0), 8), a.load(v.at(0), 8));
+    a.store(g.at(2 * i), 16, a.compute(a.join(a.load(e.at(2 * i), 16), old_xv)));
+  }
+  a.store(h.at(0), 8, a.compute(a.load(w.at(0), 8)));
+  a.store(w.at(1), 8, a.compute(a.load(h.at(0), 8)));
+  a.store(f.at(0), 8, kComputedBit);
+  a.store(f.at(0), 8, a.join(a.load(f.at(0), 8), a.load(h.at(0), 8)));
+  for (std::uint64_t i = 1; i < 3; ++i) a.store(f.at(0), 8, a.join(a.load(f.at(0), 8), a.load(g.at(2 * i), 16)));
+  const Label new_v = a.join(a.load(v.at(0), 8), a.load(f.at(0), 8));
+  a.store(v.at(0), 8, new_v);
+  a.store(x.at(0), 8, a.join(a.load(x.at(0), 8), new_v));
+  for (std::uint64_t i = 0; i < 3; ++i) {
+    a.store(y.at(i), 8, a.compute(a.join(a.load(x.at(0), 8), a.load(v.at(0), 8))));
+  }
+  a.region_end();
+  const OwnerMapPartitioner map{[&](Address home, int) -> ProcId {
+    if (e.contains(home, 6) || g.contains(home, 6)) return static_cast<ProcId>(e.contains(home, 6) ? e.index(home) / 2 : g.index(home) / 2);
+    if (y.contains(home, 3)) return static_cast<ProcId>(y.index(home));
+    if (h.contains(home, 1) || w.contains(home, 2)) return 1;
+    return 0;
+  }};
+  Estimator<Profile0, NoSingletons, OwnerMapPartitioner> est(a.profile(), {}, map);
+  const CommEstimate exchanged = est.estimate(3);
+  // Old x and v to 1 and 2 (32 bytes), h to 0 (8), the partials of 1 and 2
+  // to 0 (16), then each of 1 and 2 receives the other two sharers' (32).
+  EXPECT_EQ(exchanged.p2p_bytes, 32u + 8u + 16u + 32u);
+  EXPECT_EQ(exchanged.at(0, 1), 16u + 8u);
+  EXPECT_EQ(exchanged.at(0, 2), 16u + 8u);
+  EXPECT_EQ(exchanged.at(1, 0), 8u + 8u);
+  EXPECT_EQ(exchanged.at(1, 2), 8u);
+  EXPECT_EQ(exchanged.at(2, 1), 8u);
+}
+
 }  // namespace
 }  // namespace commanalyzer
