@@ -286,10 +286,10 @@ class UnionDagSlicer {
     Label label = root;
     for (std::size_t steps = 0;; ++steps) {
       if (steps == kSmallWalk) [[unlikely]] {
-        // Too big for the arrays here: go on in flatten_big.
+        // Too big for the arrays here: go on in flatten_marked.
         stack[top++] = label;
         out.assign(leaves.data(), leaves.data() + found);
-        flatten_big(std::span<const Label>(stack.data(), top), out);
+        flatten_marked(std::span<const Label>(stack.data(), top), out, kUnmarkedNodes);
         return;
       }
       if ((label & kNodeBit) != 0) {
@@ -308,42 +308,6 @@ class UnionDagSlicer {
     for (std::size_t i = 0; i < kept; ++i) out.push_back(leaves[i]);
   }
 
-  // The rest of a walk that outgrew the small one: `out` holds the leaves
-  // found so far, `pending` the labels still to expand. Still without visit
-  // marks, for up to kUnmarkedWalk more steps: a label of a few hundred
-  // nodes (a dot product's accumulator: MatMul) is usually a tree, and the
-  // marks (a bitmap word per node, set and cleared) cost a third of such a
-  // walk. The leaves are then sorted and deduplicated through the leaf
-  // bitmap (flatten_marked with nothing pending). A label that needs more
-  // steps -- a big DAG, or a small one whose shared nodes the unmarked walk
-  // would expand again and again -- goes on with marks from where the walk
-  // stands (the nodes expanded so far may be expanded once more, no more).
-  [[gnu::noinline]] void flatten_big(std::span<const Label> pending, std::vector<ValueId>& out) {
-    if (walk_.size() < pending.size() + kUnmarkedWalk + 1) walk_.resize(pending.size() + kUnmarkedWalk + 1);
-    Label* const stack = walk_.data();
-    std::size_t top = pending.size();
-    std::copy(pending.begin(), pending.end(), stack);
-    const Node* const nodes = nodes_.data();
-    for (std::size_t steps = 0; top != 0; ++steps) {
-      Label label = stack[--top];
-      if (steps == kUnmarkedWalk) [[unlikely]] {
-        stack[top++] = label;
-        flatten_marked(std::span<const Label>(stack, top), out);
-        return;
-      }
-      // Each step pops one label and pushes at most two: the stack stays
-      // within pending.size() + kUnmarkedWalk + 1.
-      if ((label & kNodeBit) != 0) {
-        const Node& node = nodes[label & kPayloadMask];
-        stack[top++] = node.b;
-        stack[top++] = node.a;
-        continue;
-      }
-      slicer_internal::for_each_leaf(label, [&](ValueId v) { out.push_back(v); });
-    }
-    flatten_marked({}, out);
-  }
-
   // Node slots (live or reusable).
   std::size_t node_count() const { return nodes_.size() - (run_is_tail_ ? unused_run() : 0); }
 
@@ -351,8 +315,7 @@ class UnionDagSlicer {
     return nodes_.capacity() * sizeof(Node) + visited_.capacity() * sizeof(std::uint64_t) +
            visited_words_.capacity() * sizeof(std::size_t) +
            memo_.size() * sizeof(MemoEntry) + seen_.capacity() * sizeof(std::uint64_t) +
-           in_use_.capacity() * sizeof(std::uint64_t) + seen_words_.capacity() * sizeof(std::uint64_t) +
-           walk_.capacity() * sizeof(Label);
+           in_use_.capacity() * sizeof(std::uint64_t) + seen_words_.capacity() * sizeof(std::uint64_t);
   }
 
  private:
@@ -476,7 +439,7 @@ class UnionDagSlicer {
   }
 
   static constexpr std::size_t kSmallWalk = 128;
-  static constexpr std::size_t kUnmarkedWalk = 4096;
+  static constexpr std::size_t kUnmarkedNodes = 2048;
   // Read the leaf bitmap back when its summary has at most this many words
   // per unique leaf (else radix-sort the leaves).
   static constexpr std::size_t kScanWordsPerLeaf = 4;
@@ -498,12 +461,21 @@ class UnionDagSlicer {
 
   // `out` holds leaves found so far (maybe repeated); `pending` the labels
   // still to expand.
+  // The first `unmarked` nodes are expanded without visit marks: a label
+  // of a few hundred nodes (a dot product's accumulator: MatMul) is usually
+  // a tree, and the marks (a bitmap word per node, set and cleared) cost a
+  // third of such a walk. A label with more nodes -- a big DAG, or a small
+  // one whose shared nodes the unmarked walk would expand again and again
+  // -- goes on with marks (a node expanded before may be expanded once
+  // more, no more). Leaves are deduplicated through the leaf bitmap either
+  // way.
   // The walk keeps every array it touches in local pointers (refreshed only
   // when one grows): through the members, each step would reload them,
   // since a store to a bitmap word may alias them as far as the compiler
   // knows. It is the inner loop of every big flatten (a residual over a
   // whole sweep: millions of nodes).
-  void flatten_marked(std::span<const Label> pending, std::vector<ValueId>& out) {
+  [[gnu::noinline]] void flatten_marked(std::span<const Label> pending, std::vector<ValueId>& out,
+                                        std::size_t unmarked) {
     if (visited_.size() * 64 < nodes_.size()) visited_.resize((nodes_.size() + 63) / 64, 0);
     const Node* const nodes = nodes_.data();
     std::uint64_t* const visited = visited_.data();
@@ -548,19 +520,47 @@ class UnionDagSlicer {
     std::copy(pending.begin(), pending.end(), stack_.begin());
     Label* stack = stack_.data();
     std::size_t stack_room = stack_.size();
-    while (top != 0) {
-      // Down the first operands in a register, as in flatten.
+    auto take_leaves = [&](Label leaf_or_pair) __attribute__((always_inline)) {
+      slicer_internal::for_each_leaf(leaf_or_pair, [&](ValueId v) __attribute__((always_inline)) {
+        if (!add_leaf(v)) return;
+        if (kept == leaf_room) [[unlikely]] {
+          out.resize(2 * leaf_room);
+          leaves = out.data();
+          leaf_room = out.size();
+        }
+        leaves[kept++] = v;
+      });
+    };
+    auto push = [&](Label label) __attribute__((always_inline)) {
+      if (top == stack_room) [[unlikely]] {
+        stack_.resize(2 * stack_room);
+        stack = stack_.data();
+        stack_room = stack_.size();
+      }
+      stack[top++] = label;
+    };
+    // Down the first operands in a register, as in flatten; first without
+    // marks (its own loop: a test per node would slow the marked walk).
+    while (top != 0 && unmarked != 0) {
       for (Label label = stack[--top];;) {
         if ((label & kNodeBit) == 0) {
-          slicer_internal::for_each_leaf(label, [&](ValueId v) __attribute__((always_inline)) {
-            if (!add_leaf(v)) return;
-            if (kept == leaf_room) [[unlikely]] {
-              out.resize(2 * leaf_room);
-              leaves = out.data();
-              leaf_room = out.size();
-            }
-            leaves[kept++] = v;
-          });
+          take_leaves(label);
+          break;
+        }
+        if (unmarked == 0) {  // the marked walk goes on from here
+          push(label);
+          break;
+        }
+        --unmarked;
+        const Node& node = nodes[label & kPayloadMask];
+        push(node.b);
+        label = node.a;
+      }
+    }
+    while (top != 0) {
+      for (Label label = stack[--top];;) {
+        if ((label & kNodeBit) == 0) {
+          take_leaves(label);
           break;
         }
         const std::size_t index = label & kPayloadMask;
@@ -576,13 +576,8 @@ class UnionDagSlicer {
           touched[touched_count++] = index >> 6;
         }
         visited[index >> 6] = word | bit;
-        if (top == stack_room) [[unlikely]] {
-          stack_.resize(2 * stack_room);
-          stack = stack_.data();
-          stack_room = stack_.size();
-        }
         const Node& node = nodes[index];
-        stack[top++] = node.b;
+        push(node.b);
         label = node.a;
       }
     }
@@ -630,7 +625,6 @@ class UnionDagSlicer {
   std::vector<std::size_t> visited_words_;
   std::vector<MemoEntry> memo_;
   std::vector<Label> stack_;
-  std::vector<Label> walk_;  // flatten_big's stack
   std::vector<std::uint64_t> seen_;        // leaf bitmap of flatten_marked, all zero between calls
   std::vector<std::uint64_t> seen_words_;  // its summary: a bit per non-empty word of seen_
   std::vector<ValueId> sort_scratch_;
