@@ -482,8 +482,10 @@ class UnionDagSlicer {
     std::uint64_t* seen = seen_.data();
     std::uint64_t* seen_words = seen_words_.data();
     std::size_t seen_size = seen_.size();
-    ValueId lo = ~ValueId{0}, hi = 0;
-    // Sets v's bit in the leaf bitmap; false if it was set already.
+    // The bitmap words in use span [lo_word, hi_word].
+    std::size_t lo_word = ~std::size_t{0}, hi_word = 0;
+    // Sets v's bit in the leaf bitmap; false if it was set already. The
+    // summary and the span change only when a word gets its first bit.
     auto add_leaf = [&](ValueId v) __attribute__((always_inline)) {
       const std::size_t word = v >> 6;
       if (word >= seen_size) [[unlikely]] {
@@ -496,9 +498,11 @@ class UnionDagSlicer {
       const std::uint64_t had = seen[word];
       if ((had & bit) != 0) return false;
       seen[word] = had | bit;
-      seen_words[word >> 6] |= std::uint64_t{1} << (word & 63);
-      lo = std::min(lo, v);
-      hi = std::max(hi, v);
+      if (had == 0) {
+        seen_words[word >> 6] |= std::uint64_t{1} << (word & 63);
+        lo_word = std::min(lo_word, word);
+        hi_word = std::max(hi_word, word);
+      }
       return true;
     };
     // Unique leaves go to out[0, kept), grown by doubling.
@@ -587,7 +591,7 @@ class UnionDagSlicer {
     // The bitmap has a summary level (a bit per non-empty word), so reading
     // it back costs one step per 4096 ids of the range plus one per
     // non-empty word, whatever the range.
-    const std::size_t first_summary = lo >> 12, last_summary = hi >> 12;
+    const std::size_t first_summary = lo_word >> 6, last_summary = hi_word >> 6;
     if (last_summary - first_summary < kScanWordsPerLeaf * out.size()) {
       std::size_t k = 0;
       for (std::size_t s = first_summary; s <= last_summary; ++s) {
@@ -610,7 +614,8 @@ class UnionDagSlicer {
       seen_[v >> 6] = 0;
       seen_words_[v >> 12] = 0;
     }
-    slicer_internal::sort_unique_ids(out, lo, hi, sort_scratch_);
+    slicer_internal::sort_unique_ids(out, static_cast<ValueId>(lo_word << 6), static_cast<ValueId>((hi_word << 6) | 63),
+                                     sort_scratch_);
   }
 
   struct MemoEntry {
