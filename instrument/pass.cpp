@@ -40,7 +40,10 @@
 // in the -O0 pipeline (buildO0DefaultPipeline invokes it), so one
 // registration covers -O0 and -O1..-O3. The pass is a module pass marked
 // isRequired(), so `optnone` (which -O0 puts on every function) does not skip
-// it. At -O0 locals live in allocas and are simply tracked as memory.
+// it. At -O0 locals live in allocas and are simply tracked as memory. Above
+// -O0, a few general passes (EarlyCSE, InstCombine, GVN) then clean up the
+// label code, as clang does after MemorySanitizer; alias-scope metadata
+// tells them that the runtime's memory and the program's never overlap.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +53,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Analysis/GlobalsModRef.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
@@ -61,6 +65,9 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
 #include "llvm/Support/xxhash.h"
+#include "llvm/Transforms/InstCombine/InstCombine.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/GVN.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "runtime_abi.h"
 
@@ -279,6 +286,13 @@ struct Runtime {
   StructType *NodeTy, *NodeRunTy;
   GlobalVariable *NodeRun;
 
+  // The runtime memory the inline code touches, each kind an alias scope:
+  // no kind overlaps another or the program's memory. Tagging the accesses
+  // says so, which lets the cleanup passes keep the run's state in
+  // registers across node writes and program stores.
+  enum MemoryKind { kRunState, kNodes, kCache, kShadowPages, kAbiSlots, kMemoryKinds };
+  MDNode *Scope[kMemoryKinds], *NotScope[kMemoryKinds], *AllScopes;
+
   explicit Runtime(Module &M) {
     LLVMContext &C = M.getContext();
     I32 = Type::getInt32Ty(C);
@@ -308,6 +322,30 @@ struct Runtime {
     NodeTy = StructType::get(C, {I64, I64});
     NodeRunTy = StructType::get(C, {Ptr, I64, I64});
     NodeRun = global(M, "__ca_node_run", NodeRunTy);
+    MDBuilder MDB(C);
+    MDNode *Domain = MDB.createAnonymousAliasScopeDomain("commanalyzer");
+    SmallVector<Metadata *, kMemoryKinds> Scopes;
+    for (const char *Name : {"run", "nodes", "cache", "shadow", "abi"})
+      Scopes.push_back(MDB.createAnonymousAliasScope(Domain, Name));
+    for (int K = 0; K < kMemoryKinds; ++K) {
+      Scope[K] = MDNode::get(C, Scopes[K]);
+      SmallVector<Metadata *, kMemoryKinds> Others(Scopes);
+      Others.erase(Others.begin() + K);
+      NotScope[K] = MDNode::get(C, Others);
+    }
+    AllScopes = MDNode::get(C, Scopes);
+  }
+
+  // I accesses runtime memory of kind K.
+  template <class InstT> InstT *tag(InstT *I, MemoryKind K) const {
+    I->setMetadata(LLVMContext::MD_alias_scope, Scope[K]);
+    I->setMetadata(LLVMContext::MD_noalias, NotScope[K]);
+    return I;
+  }
+  // I, a load or store of the program, accesses program memory.
+  void tagProgram(Instruction *I) const {
+    I->setMetadata(LLVMContext::MD_noalias,
+                   MDNode::concatenate(I->getMetadata(LLVMContext::MD_noalias), AllScopes));
   }
 
   static GlobalVariable *global(Module &M, StringRef Name, Type *Ty) {
@@ -640,14 +678,15 @@ private:
     if (Args.empty())
       return; // nothing to read; a stale __ca_arg_callee == F is harmless
     IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
-    Value *Callee = B.CreateLoad(RT.Ptr, RT.ArgCallee, "ca.callee");
+    Value *Callee = RT.tag(B.CreateLoad(RT.Ptr, RT.ArgCallee, "ca.callee"), Runtime::kAbiSlots);
     Value *Mine = B.CreateICmpEQ(Callee, &F, "ca.args.mine");
-    B.CreateStore(ConstantPointerNull::get(cast<PointerType>(RT.Ptr)),
-                  RT.ArgCallee);
+    RT.tag(B.CreateStore(ConstantPointerNull::get(cast<PointerType>(RT.Ptr)),
+                         RT.ArgCallee),
+           Runtime::kAbiSlots);
     for (Argument *A : Args) {
       Value *Slot = B.CreateConstInBoundsGEP2_64(RT.ArgLabelsTy, RT.ArgLabels,
                                                  0, A->getArgNo());
-      Value *L = B.CreateLoad(RT.I64, Slot);
+      Value *L = RT.tag(B.CreateLoad(RT.I64, Slot), Runtime::kAbiSlots);
       if (A->hasByValAttr()) {
         // Branch-free (no block split in the entry block, where the allocas
         // are): from an instrumented caller copy Size bytes, else copy 0
@@ -765,9 +804,9 @@ private:
 
     IRBuilder<> CB(Check);
     Value *NextPtr = CB.CreateStructGEP(RT.NodeRunTy, RT.NodeRun, 1);
-    Value *Next = CB.CreateLoad(RT.I64, NextPtr);
-    Value *End = CB.CreateLoad(RT.I64,
-                               CB.CreateStructGEP(RT.NodeRunTy, RT.NodeRun, 2));
+    Value *Next = RT.tag(CB.CreateLoad(RT.I64, NextPtr), Runtime::kRunState);
+    Value *End = RT.tag(CB.CreateLoad(RT.I64, CB.CreateStructGEP(RT.NodeRunTy, RT.NodeRun, 2)),
+                        Runtime::kRunState);
     Value *Ok = CB.CreateAnd(
         CB.CreateAnd(CB.CreateICmpNE(A, zero()), CB.CreateICmpNE(Bv, zero())),
         CB.CreateICmpNE(Next, End));
@@ -779,14 +818,15 @@ private:
     // that costs more in a register-tight loop than the nodes it saves).
     // The run is not empty, so the arena has a node 0 to read for a leaf.
     IRBuilder<> OB(Bump);
-    Value *Base = OB.CreateLoad(RT.Ptr, RT.NodeRun); // field 0
+    Value *Base = RT.tag(OB.CreateLoad(RT.Ptr, RT.NodeRun), Runtime::kRunState); // field 0
     auto holds = [&](Value *N, Value *X) {
       Value *IsNode = OB.CreateICmpNE(OB.CreateAnd(N, kNodeBit), zero());
       Value *Index = OB.CreateSelect(
           IsNode, OB.CreateAnd(N, ~(kNodeBit | kComputedBit)), zero());
       Value *Op = OB.CreateInBoundsGEP(RT.NodeTy, Base, Index);
-      Value *OpA = OB.CreateLoad(RT.I64, Op);
-      Value *OpB = OB.CreateLoad(RT.I64, OB.CreateStructGEP(RT.NodeTy, Op, 1));
+      Value *OpA = RT.tag(OB.CreateLoad(RT.I64, Op), Runtime::kNodes);
+      Value *OpB = RT.tag(OB.CreateLoad(RT.I64, OB.CreateStructGEP(RT.NodeTy, Op, 1)),
+                          Runtime::kNodes);
       return OB.CreateAnd(IsNode, OB.CreateOr(OB.CreateICmpEQ(OpA, X),
                                               OB.CreateICmpEQ(OpB, X)));
     };
@@ -797,9 +837,9 @@ private:
 
     IRBuilder<> NB(Make);
     Value *Slot = NB.CreateInBoundsGEP(RT.NodeTy, Base, Next);
-    NB.CreateStore(A, Slot);
-    NB.CreateStore(Bv, NB.CreateStructGEP(RT.NodeTy, Slot, 1));
-    NB.CreateStore(NB.CreateAdd(Next, NB.getInt64(1)), NextPtr);
+    RT.tag(NB.CreateStore(A, Slot), Runtime::kNodes);
+    RT.tag(NB.CreateStore(Bv, NB.CreateStructGEP(RT.NodeTy, Slot, 1)), Runtime::kNodes);
+    RT.tag(NB.CreateStore(NB.CreateAdd(Next, NB.getInt64(1)), NextPtr), Runtime::kRunState);
     Value *Node = NB.CreateOr(Next, kNodeBit | kComputedBit);
     NB.CreateBr(Tail);
 
@@ -1005,7 +1045,7 @@ private:
         H.CreateMul(Page0, H.getInt64(kShadowCacheMultiplier)), 64 - kShadowCacheBits);
     Value *Entry = H.CreateInBoundsGEP(RT.CacheTy, RT.ShadowCache,
                                        {H.getInt64(0), Slot});
-    Value *Number = H.CreateLoad(RT.I64, Entry);
+    Value *Number = RT.tag(H.CreateLoad(RT.I64, Entry), Runtime::kCache);
     Value *Hit = H.CreateICmpEQ(Number, Page0);
     if (OneWord || WordPair)
       Hit = H.CreateAnd(Hit, H.CreateICmpEQ(H.CreateAnd(Addr, Size - 1),
@@ -1022,20 +1062,22 @@ private:
 
     // Probe: the words hold one value?
     IRBuilder<> PB(Probe);
-    Value *PagePtr = PB.CreateLoad(
-        RT.Ptr, PB.CreateStructGEP(RT.CacheEntryTy, Entry, 1));
+    Value *PagePtr = RT.tag(PB.CreateLoad(
+        RT.Ptr, PB.CreateStructGEP(RT.CacheEntryTy, Entry, 1)), Runtime::kCache);
     const uint64_t Mask = (uint64_t(1) << kShadowPageBits) - 1;
-    Value *V0 = PB.CreateLoad(
+    LoadInst *V0 = RT.tag(PB.CreateLoad(
         RT.I32, PB.CreateInBoundsGEP(RT.I32, PagePtr,
-                                     PB.CreateAnd(W0, PB.getInt64(Mask))));
+                                     PB.CreateAnd(W0, PB.getInt64(Mask)))),
+        Runtime::kShadowPages);
     Value *Ok = PB.CreateICmpNE(V0, PB.getInt32(0));
     if (!OneWord && Size > 1) {
-      Value *V1 = PB.CreateLoad(
+      Value *V1 = RT.tag(PB.CreateLoad(
           RT.I32, WordPair ? PB.CreateConstInBoundsGEP1_64(
-                                 RT.I32, cast<LoadInst>(V0)->getPointerOperand(), 1)
+                                 RT.I32, V0->getPointerOperand(), 1)
                            : PB.CreateInBoundsGEP(
                                  RT.I32, PagePtr,
-                                 PB.CreateAnd(W1, PB.getInt64(Mask))));
+                                 PB.CreateAnd(W1, PB.getInt64(Mask)))),
+          Runtime::kShadowPages);
       Ok = PB.CreateAnd(Ok, PB.CreateICmpEQ(V0, V1));
     }
     PB.CreateCondBr(Ok, Fast, Slow, Likely);
@@ -1068,6 +1110,8 @@ private:
   }
 
   void visit(Instruction &I) {
+    if (isa<LoadInst>(I) || isa<StoreInst>(I))
+      RT.tagProgram(&I);
     if (I.isTerminator())
       if (auto It = UseSites.find(&I); It != UseSites.end())
         return visitBranch(I, It->second);
@@ -1246,26 +1290,26 @@ private:
       Value *Slot =
           B.CreateConstInBoundsGEP2_64(RT.ArgLabelsTy, RT.ArgLabels, 0, K);
       if (CB.isByValArgument(K)) // the source object's address, see prologue
-        B.CreateStore(B.CreatePtrToInt(A, RT.I64), Slot);
+        RT.tag(B.CreateStore(B.CreatePtrToInt(A, RT.I64), Slot), Runtime::kAbiSlots);
       else if (isDataType(A->getType()))
         // Written even when 0, so the callee cannot see a stale label.
-        B.CreateStore(shadowOf(A), Slot);
+        RT.tag(B.CreateStore(shadowOf(A), Slot), Runtime::kAbiSlots);
       else
         continue;
       AnyData = true;
     }
     if (AnyData)
-      B.CreateStore(CB.getCalledOperand(), RT.ArgCallee);
+      RT.tag(B.CreateStore(CB.getCalledOperand(), RT.ArgCallee), Runtime::kAbiSlots);
     // A musttail call must be followed by ret: the callee's __ca_ret_* go
     // straight to our caller, which is exactly right.
     auto *CI = dyn_cast<CallInst>(&CB);
     if (!Needed.count(&CB) || (CI && CI->isMustTailCall()) ||
         isa<CallBrInst>(CB))
       return;
-    B.CreateStore(B.getInt32(0), RT.RetValid);
+    RT.tag(B.CreateStore(B.getInt32(0), RT.RetValid), Runtime::kAbiSlots);
     IRBuilder<> A = builderAfter(CB);
-    Value *Valid = A.CreateLoad(RT.I32, RT.RetValid);
-    Value *L = A.CreateLoad(RT.I64, RT.RetLabel);
+    Value *Valid = RT.tag(A.CreateLoad(RT.I32, RT.RetValid), Runtime::kAbiSlots);
+    Value *L = RT.tag(A.CreateLoad(RT.I64, RT.RetLabel), Runtime::kAbiSlots);
     Shadows[&CB] = A.CreateSelect(A.CreateICmpNE(Valid, A.getInt32(0)), L,
                                   computedBit(), "ca.ret");
   }
@@ -1278,8 +1322,8 @@ private:
       if (CI->isMustTailCall())
         return;
     IRBuilder<> B(&RI);
-    B.CreateStore(shadowOf(V), RT.RetLabel);
-    B.CreateStore(B.getInt32(1), RT.RetValid);
+    RT.tag(B.CreateStore(shadowOf(V), RT.RetLabel), Runtime::kAbiSlots);
+    RT.tag(B.CreateStore(B.getInt32(1), RT.RetValid), Runtime::kAbiSlots);
   }
 };
 
@@ -1306,7 +1350,12 @@ struct CommAnalyzerPass : PassInfoMixin<CommAnalyzerPass> {
       if (!F.isDeclaration() || !isMathLibName(F.getName()))
         F.removeFnAttr(Attribute::Memory);
     }
-    return PreservedAnalyses::none();
+    // GlobalsAA counts as stateless: only abandoning it drops its stale
+    // "this function writes no global" facts, which the cleanup passes
+    // would otherwise apply to the runtime's TLS slots.
+    PreservedAnalyses PA = PreservedAnalyses::none();
+    PA.abandon<GlobalsAA>();
+    return PA;
   }
   // Run even on optnone functions (every function at -O0).
   static bool isRequired() { return true; }
@@ -1318,8 +1367,18 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "CommAnalyzerPass", "0.1",
           [](PassBuilder &PB) {
             PB.registerOptimizerLastEPCallback(
-                [](ModulePassManager &MPM, OptimizationLevel) {
+                [](ModulePassManager &MPM, OptimizationLevel Level) {
                   MPM.addPass(CommAnalyzerPass());
+                  if (Level == OptimizationLevel::O0)
+                    return;
+                  // The label code repeats address and run-state
+                  // computations; general passes clean up after it.
+                  FunctionPassManager FPM;
+                  FPM.addPass(EarlyCSEPass(/*UseMemorySSA=*/true));
+                  FPM.addPass(InstCombinePass());
+                  FPM.addPass(GVNPass());
+                  FPM.addPass(InstCombinePass());
+                  MPM.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
                 });
             // opt -load-pass-plugin=... -passes=commanalyzer-instrument
             PB.registerPipelineParsingCallback(
