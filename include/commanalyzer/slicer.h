@@ -543,6 +543,17 @@ class UnionDagSlicer {
       }
       stack[top++] = label;
     };
+    // The operand to go down next: a leaf operand is taken at once, so a
+    // chain (an accumulator: one node per term) needs no stack traffic.
+    auto expand = [&](const Node& node) __attribute__((always_inline)) {
+      if ((node.a & kNodeBit) == 0) {
+        take_leaves(node.a);
+        return node.b;
+      }
+      if ((node.b & kNodeBit) == 0) take_leaves(node.b);
+      else push(node.b);
+      return node.a;
+    };
     // Down the first operands in a register, as in flatten; first without
     // marks (its own loop: a test per node would slow the marked walk).
     while (top != 0 && unmarked != 0) {
@@ -556,9 +567,7 @@ class UnionDagSlicer {
           break;
         }
         --unmarked;
-        const Node& node = nodes[label & kPayloadMask];
-        push(node.b);
-        label = node.a;
+        label = expand(nodes[label & kPayloadMask]);
       }
     }
     while (top != 0) {
@@ -580,9 +589,7 @@ class UnionDagSlicer {
           touched[touched_count++] = index >> 6;
         }
         visited[index >> 6] = word | bit;
-        const Node& node = nodes[index];
-        push(node.b);
-        label = node.a;
+        label = expand(nodes[index]);
       }
     }
     out.resize(kept);
