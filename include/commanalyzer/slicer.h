@@ -286,10 +286,10 @@ class UnionDagSlicer {
     Label label = root;
     for (std::size_t steps = 0;; ++steps) {
       if (steps == kSmallWalk) [[unlikely]] {
-        // Too big for the arrays here: go on in flatten_marked.
+        // Too big for the arrays here: go on in flatten_large.
         stack[top++] = label;
         out.assign(leaves.data(), leaves.data() + found);
-        flatten_marked(std::span<const Label>(stack.data(), top), out, kUnmarkedNodes);
+        flatten_large(std::span<const Label>(stack.data(), top), out, kUnmarkedNodes);
         return;
       }
       if ((label & kNodeBit) != 0) {
@@ -393,7 +393,7 @@ class UnionDagSlicer {
   }
 
   // Marks node `index` and everything below it (in_use_ bits), counting
-  // the newly marked in marked_. Local pointers, as in flatten_marked: a
+  // the newly marked in marked_. Local pointers, as in flatten_large: a
   // collection walks every live node.
   void mark_from(std::size_t index) {
     std::uint64_t* const in_use = in_use_.data();
@@ -474,7 +474,7 @@ class UnionDagSlicer {
   // since a store to a bitmap word may alias them as far as the compiler
   // knows. It is the inner loop of every big flatten (a residual over a
   // whole sweep: millions of nodes).
-  [[gnu::noinline]] void flatten_marked(std::span<const Label> pending, std::vector<ValueId>& out,
+  [[gnu::noinline]] void flatten_large(std::span<const Label> pending, std::vector<ValueId>& out,
                                         std::size_t unmarked) {
     if (visited_.size() * 64 < nodes_.size()) visited_.resize((nodes_.size() + 63) / 64, 0);
     const Node* const nodes = nodes_.data();
@@ -630,14 +630,14 @@ class UnionDagSlicer {
   };
 
   BigArray<Node> nodes_;
-  // Nodes flatten_marked has visited, a bit each (all zero between calls),
+  // Nodes flatten_large has visited, a bit each (all zero between calls),
   // and the words it set: a bitmap is 32x smaller than per-node stamps, so a
   // walk over millions of nodes finds it in cache.
   BigArray<std::uint64_t> visited_;
   std::vector<std::size_t> visited_words_;
   std::vector<MemoEntry> memo_;
   std::vector<Label> stack_;
-  std::vector<std::uint64_t> seen_;        // leaf bitmap of flatten_marked, all zero between calls
+  std::vector<std::uint64_t> seen_;        // leaf bitmap of flatten_large, all zero between calls
   std::vector<std::uint64_t> seen_words_;  // its summary: a bit per non-empty word of seen_
   std::vector<ValueId> sort_scratch_;
   Label newest_ = kNoLabel;  // the node made last (in no memo entry yet)
