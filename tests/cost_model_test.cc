@@ -411,6 +411,17 @@ TEST(CostModel, RecomputesOnlyWhereEarlierValuesAreCheaper) {
   EXPECT_EQ(recomputing.p2p_bytes, 2 * 8u);  // h, w
 }
 
+// After a sum f: v += f and x += v (the new v kept in a register for x),
+// then y[i] = h(x, v) for i = 0, 1, 2 (y[i] on process i in the tests).
+void use_sum_in_x_and_v(Analyzer<>& a, const Array& f, const Array& x, const Array& v, const Array& y) {
+  const Label new_v = a.join(a.load(v.at(0), 8), a.load(f.at(0), 8));
+  a.store(v.at(0), 8, new_v);
+  a.store(x.at(0), 8, a.join(a.load(x.at(0), 8), new_v));
+  for (std::uint64_t i = 0; i < 3; ++i) {
+    a.store(y.at(i), 8, a.compute(a.join(a.load(x.at(0), 8), a.load(v.at(0), 8))));
+  }
+}
+
 // A node shared by three processes (LULESH): each element i on process i
 // reads the node's x and v, adds its force g[i] into f, the node's owner
 // (process 0) updates v and x from f, and every element reads the new x
@@ -428,12 +439,7 @@ TEST(CostModel, SharersExchangePartialsWhenAsked) {
   }
   a.store(f.at(0), 8, kComputedBit);
   for (std::uint64_t i = 0; i < 3; ++i) a.store(f.at(0), 8, a.join(a.load(f.at(0), 8), a.load(g.at(i), 8)));
-  const Label new_v = a.join(a.load(v.at(0), 8), a.load(f.at(0), 8));  // kept in a register for x
-  a.store(v.at(0), 8, new_v);
-  a.store(x.at(0), 8, a.join(a.load(x.at(0), 8), new_v));
-  for (std::uint64_t i = 0; i < 3; ++i) {
-    a.store(y.at(i), 8, a.compute(a.join(a.load(x.at(0), 8), a.load(v.at(0), 8))));
-  }
+  use_sum_in_x_and_v(a, f, x, v, y);
   a.region_end();
   const OwnerMapPartitioner map{[&](Address home, int) -> ProcId {
     for (const Array& element_array : {e, g, y}) {
@@ -474,12 +480,7 @@ TEST(CostModel, SharersFollowWhatWasDeliveredAtTheTime) {
   }
   a.store(f.at(0), 8, kComputedBit);
   for (std::uint64_t i = 0; i < 3; ++i) a.store(f.at(0), 8, a.join(a.load(f.at(0), 8), a.load(g.at(2 * i), 16)));
-  const Label new_v = a.join(a.load(v.at(0), 8), a.load(f.at(0), 8));
-  a.store(v.at(0), 8, new_v);
-  a.store(x.at(0), 8, a.join(a.load(x.at(0), 8), new_v));
-  for (std::uint64_t i = 0; i < 3; ++i) {
-    a.store(y.at(i), 8, a.compute(a.join(a.load(x.at(0), 8), a.load(v.at(0), 8))));
-  }
+  use_sum_in_x_and_v(a, f, x, v, y);
   a.store(z.at(0), 8, a.compute(a.load(g.at(2), 16)));
   a.region_end();
   const OwnerMapPartitioner map{[&](Address home, int) -> ProcId {
@@ -515,12 +516,7 @@ TEST(CostModel, ReplayDecidesEachContributionAsTheRunDid) {
   a.store(f.at(0), 8, kComputedBit);
   a.store(f.at(0), 8, a.join(a.load(f.at(0), 8), a.load(h.at(0), 8)));
   for (std::uint64_t i = 1; i < 3; ++i) a.store(f.at(0), 8, a.join(a.load(f.at(0), 8), a.load(g.at(2 * i), 16)));
-  const Label new_v = a.join(a.load(v.at(0), 8), a.load(f.at(0), 8));
-  a.store(v.at(0), 8, new_v);
-  a.store(x.at(0), 8, a.join(a.load(x.at(0), 8), new_v));
-  for (std::uint64_t i = 0; i < 3; ++i) {
-    a.store(y.at(i), 8, a.compute(a.join(a.load(x.at(0), 8), a.load(v.at(0), 8))));
-  }
+  use_sum_in_x_and_v(a, f, x, v, y);
   a.region_end();
   const OwnerMapPartitioner map{[&](Address home, int) -> ProcId {
     if (e.contains(home, 6) || g.contains(home, 6)) return static_cast<ProcId>(e.contains(home, 6) ? e.index(home) / 2 : g.index(home) / 2);
