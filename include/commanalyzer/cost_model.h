@@ -195,7 +195,7 @@ struct LogicalVolumeCostModel {
         current_phase = phase;
       }
       const ValueGraph::Vertex x = graph.local(profile.values.vertex(v));
-      if (among_own[x] && !tracks_sharers(v)) return;
+      if (among_own[x]) return;  // (sharers are tracked after the run: replay_sharers)
       const ProcId q = owner[x];
       if (q == kReplicated) {
         const VertexId chain = profile.values.vertex(v);
