@@ -69,6 +69,7 @@
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/GVN.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 #include "runtime_abi.h"
 
 using namespace llvm;
@@ -1327,15 +1328,46 @@ private:
   }
 };
 
+// Global and static arrays of data, 1 KiB or more (the runtime's
+// kMinTrackedAllocation), are registered with __ca_array from a constructor
+// that runs after the runtime's (priority 101): a data distribution names
+// and aligns them as it does heap arrays.
+bool registerGlobalArrays(Module &M) {
+  const DataLayout &DL = M.getDataLayout();
+  SmallVector<GlobalVariable *, 16> Arrays;
+  for (GlobalVariable &G : M.globals())
+    if (!G.isDeclaration() && !G.isConstant() && !G.isThreadLocal() &&
+        !isRuntimeName(G.getName()) && !G.getName().startswith("llvm.") &&
+        isDataType(G.getValueType()) &&
+        DL.getTypeAllocSize(G.getValueType()).getFixedValue() >= 1024)
+      Arrays.push_back(&G);
+  if (Arrays.empty())
+    return false;
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C);
+  FunctionCallee Hook = M.getOrInsertFunction(
+      "__ca_array", FunctionType::get(Type::getVoidTy(C), {Ptr, I64}, false));
+  Function *Ctor = Function::Create(FunctionType::get(Type::getVoidTy(C), false),
+                                    GlobalValue::InternalLinkage,
+                                    "__ca_register_arrays", M);
+  IRBuilder<> B(BasicBlock::Create(C, "", Ctor));
+  for (GlobalVariable *G : Arrays)
+    B.CreateCall(Hook, {G, ConstantInt::get(I64, DL.getTypeAllocSize(G->getValueType()).getFixedValue())});
+  B.CreateRetVoid();
+  appendToGlobalCtors(M, Ctor, 102);
+  return true;
+}
+
 struct CommAnalyzerPass : PassInfoMixin<CommAnalyzerPass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    const bool Registered = registerGlobalArrays(M);
     SmallVector<Function *, 32> Work;
     for (Function &F : M)
       if (!F.isDeclaration() && !isRuntimeName(F.getName()) &&
           !F.hasFnAttribute(Attribute::Naked))
         Work.push_back(&F);
     if (Work.empty())
-      return PreservedAnalyses::all();
+      return Registered ? PreservedAnalyses::none() : PreservedAnalyses::all();
     Runtime RT(M);
     for (Function *F : Work)
       FunctionInstrumenter(*F, RT).run();

@@ -263,6 +263,8 @@ void __ca_memcpy(void* dst, const void* src, uint64_t size) {
   analyzer().copy(address(dst), address(src), size);
 }
 
+void __ca_array(const void* addr, uint64_t size) { note_allocation(const_cast<void*>(addr), size); }
+
 void __ca_memset(void* dst, uint64_t size) {
   InRuntime guard;
   analyzer().fill(address(dst), size);

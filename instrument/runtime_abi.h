@@ -54,6 +54,10 @@ void __ca_clear(void* addr, uint64_t size);
 void __ca_memcpy(void* dst, const void* src, uint64_t size);
 // memset: new constant values.
 void __ca_memset(void* dst, uint64_t size);
+// A global or static array of the program (the pass registers those of 1 KiB
+// or more from a constructor): an array as a heap allocation is, so a data
+// distribution can name and align it.
+void __ca_array(const void* addr, uint64_t size);
 
 // Computation: the label of an instruction with two data operands.
 // Callers may skip the call when a == 0 && b == 0 (result: CA_COMPUTED_BIT)

@@ -55,4 +55,28 @@ out=$("$tool" analyze "$tmp/ok.c" --procs 2 --out "$tmp/ok") || fail "analyze of
 grep -qE '^ +2 +[0-9]+' <<<"$out" || fail "no estimate row: $out"
 out=$("$tool" estimate "$tmp/ok/build/program.profile" --procs 4) || fail "estimate failed"
 grep -qE '^ +4 +[0-9]+' <<<"$out" || fail "no re-estimate row for 4: $out"
+
+# Ownership by location: global arrays are distributed; a 1-D stencil on 2
+# processes sends one halo value each way per step (3 steps, 8 bytes).
+out=$("$tool" estimate "$tmp/ok/build/program.profile" --procs 2 --distribution block) || fail "block failed"
+[ "$(awk '$1 == 2 {print $3}' <<<"$out")" = 48 ] || fail "block distribution of the stencil: $out"
+grep -q "arrays (allocation order): #1 2048 B, #2 2048 B" <<<"$out" || fail "arrays not listed: $out"
+# A user's map: the two halves of a (and of b, aligned with it) on ranks 0 and 1.
+printf '# a and b (aligned)\narray 1 0 127 0\narray 1 128 255 1\n' > "$tmp/half.map"
+out=$("$tool" estimate "$tmp/ok/build/program.profile" --procs 2 --distribution "$tmp/half.map") || fail "map failed"
+grep -qE '^ +2 +48 .*user map' <<<"$out" || fail "user map estimate: $out"
+printf 'array 1 0 127 0\narray 1 128 255 5\n' > "$tmp/rank5.map"
+expect_error 2 "distribution uses rank 5, but only 2 processes are estimated" \
+  "$tool" estimate "$tmp/ok/build/program.profile" --procs 2 --distribution "$tmp/rank5.map"
+printf 'array 7 0 1 0\n' > "$tmp/array7.map"
+expect_error 2 "distribution names array 7, but the profile has 2 arrays" \
+  "$tool" estimate "$tmp/ok/build/program.profile" --procs 2 --distribution "$tmp/array7.map"
+printf 'array 1 0\n' > "$tmp/short.map"
+expect_error 2 "short.map:1: expected 'array ID FIRST LAST RANK'" \
+  "$tool" estimate "$tmp/ok/build/program.profile" --procs 2 --distribution "$tmp/short.map"
+expect_error 2 "is not auto, block, cartesian, metis or a readable distribution file" \
+  "$tool" estimate "$tmp/ok/build/program.profile" --distribution "$tmp/none.map"
+expect_error 2 "--ownership: 'both' is not location or value" "$tool" demo --ownership both
+# A bad map is found before the program is built and run.
+expect_error 2 "rank 5" "$tool" analyze "$tmp/ok.c" --procs 2 --distribution "$tmp/rank5.map"
 echo "cli_test: all passed"

@@ -105,9 +105,11 @@ TEST(CostModel, MatMulTwoDimensionalBlocksExactBytes) {
 // the global sum are singletons: c is broadcast once, sum is allreduced
 // once, and nothing else moves.
 TEST(CostModel, GlobalSumAndCoefficientAreCollectives) {
-  constexpr std::uint64_t n = 64;
+  constexpr std::uint64_t n = 128;  // arrays of 1 KiB or more are tracked
   Analyzer<> a;
   const Array x{0x10000}, b{0x20000}, c{0x30000}, sum{0x40000};
+  a.allocation(x.base, 8 * n);  // heap arrays: distributed alike
+  a.allocation(b.base, 8 * n);
   a.store(sum.at(0), 8, kComputedBit);  // sum = 0 (set-up)
   a.region_begin();
   for (std::uint64_t i = 0; i < n; ++i) {
@@ -201,7 +203,7 @@ TEST(CostModel, MetisEstimateOfJacobiIsAHaloPerIteration) {
   a.region_begin();
   testing::jacobi1d(a, u, unew, n, steps);
   a.region_end();
-  Estimator<Profile0> est(a.profile());
+  Estimator<Profile0, DensityDistanceScorer, MetisPartitioner> est(a.profile());
   for (int procs : {2, 4}) {
     const CommEstimate e = est.estimate(procs);
     EXPECT_EQ(e.p2p_bytes, 2u * (procs - 1) * 8 * steps) << procs;

@@ -19,9 +19,10 @@ namespace {
 Analyzer<>::ProfileType sample_profile() {
   Analyzer<> a;
   const testing::Array u{0x10000}, unew{0x20000};
-  a.allocation(0x20000, 8 * 64);  // unew is a heap array
+  a.allocation(0x10000, 8 * 128);  // heap arrays (1 KiB or more: tracked)
+  a.allocation(0x20000, 8 * 128);
   a.region_begin();
-  testing::jacobi1d(a, u, unew, 64, 4);
+  testing::jacobi1d(a, u, unew, 128, 4);
   a.region_end();
   return a.take_profile();
 }
@@ -47,6 +48,11 @@ TEST(ProfileIo, RoundTripKeepsEverythingTheEstimateReads) {
   EXPECT_EQ(copy.vertex_group, original.vertex_group);
   EXPECT_EQ(copy.iteration_marks, original.iteration_marks);
   EXPECT_EQ(copy.flows.source_count(), original.flows.source_count());
+  ASSERT_EQ(copy.arrays.size(), 2u);
+  for (std::size_t k = 0; k < 2; ++k) {
+    EXPECT_EQ(copy.arrays[k].base, original.arrays[k].base);
+    EXPECT_EQ(copy.arrays[k].bytes, 8u * 128);
+  }
   Estimator<Analyzer<>::ProfileType> a(original);
   Estimator<LoadedProfile> b(copy);
   for (int n : {2, 4}) EXPECT_EQ(a.estimate(n).matrix, b.estimate(n).matrix);
@@ -118,8 +124,10 @@ TEST(ProfileIo, ReadsFormatVersion3) {
   EXPECT_EQ(info.metadata, "v3");
   EXPECT_EQ(copy.vertex_home, original.vertex_home);
   EXPECT_EQ(copy.flows.source_count(), original.flows.source_count());
-  Estimator<Analyzer<>::ProfileType> a(original);
-  Estimator<LoadedProfile> b(copy);
+  EXPECT_TRUE(copy.arrays.empty());  // version 5 added them
+  // Without arrays, ownership by value gives what it gave.
+  Estimator<Analyzer<>::ProfileType, DensityDistanceScorer, MetisPartitioner> a(original);
+  Estimator<LoadedProfile, DensityDistanceScorer, MetisPartitioner> b(copy);
   for (int n : {2, 4}) EXPECT_EQ(a.estimate(n).matrix, b.estimate(n).matrix);
   bytes[bytes.size() - 30] ^= 0x11;
   std::istringstream corrupt(bytes);

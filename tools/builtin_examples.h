@@ -18,6 +18,8 @@ template <class A>
 void heat2d(A& a, std::uint64_t n, int steps) {
   const Address u = 0x1000'0000, unew = 0x2000'0000, coef = 0x3000'0000, diff = 0x3000'0100;
   auto at = [n](Address base, std::uint64_t i, std::uint64_t j) { return base + 8 * (i * n + j); };
+  a.allocation(u, 8 * n * n);  // heap arrays, as malloc would report them
+  a.allocation(unew, 8 * n * n);
   // Set-up: the grid and the diffusion coefficient are computed (not read).
   for (std::uint64_t i = 0; i < n; ++i)
     for (std::uint64_t j = 0; j < n; ++j) a.store(at(u, i, j), 8, kComputedBit);

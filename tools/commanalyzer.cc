@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <iostream>
 #include <string>
 #include <thread>
@@ -23,6 +24,7 @@
 #include "absl/strings/str_split.h"
 #include "commanalyzer/analyzer.h"
 #include "commanalyzer/connectivity_partitioner.h"
+#include "commanalyzer/distribution.h"
 #include "commanalyzer/estimate.h"
 #include "commanalyzer/profile_io.h"
 #include "commanalyzer/report.h"
@@ -34,8 +36,17 @@ ABSL_FLAG(std::string, json, "", "also write the estimates as JSON to this file"
 ABSL_FLAG(std::string, out, "",
           "also write CSV matrices, SVG heatmaps, estimate.json, the graph (dot) and, for analyze, the "
           "instrumented build and its profile into this directory");
+ABSL_FLAG(std::string, ownership, "location",
+          "location (every memory location has one owner process for the whole region, as in owner-computes "
+          "MPI codes; arrays of one extent distributed alike; see --distribution) or value (the paper's "
+          "partition of value instances, each placed on its own; see --partitioner)");
+ABSL_FLAG(std::string, distribution, "auto",
+          "with --ownership=location: auto (cost block, cartesian and metis, keep the cheapest), block (equal "
+          "contiguous chunks of every array), cartesian (blocks of a process grid over the array's grid shape), "
+          "metis (METIS on the location graph), or a FILE naming the owner of array elements "
+          "(docs/DISTRIBUTION.md)");
 ABSL_FLAG(std::string, partitioner, "auto",
-          "how values are mapped to processes: connectivity (hypergraph connectivity, what the cost model "
+          "with --ownership=value, how value instances are mapped to processes: connectivity (hypergraph connectivity, what the cost model "
           "counts; best estimates, slower), metis-volume (METIS k-way, communication volume; fast), "
           "metis-cut (METIS k-way, edge cut weighted by uses, as in the paper) or auto (connectivity; on "
           "mesh-like graphs past 16 million recorded value uses it refines METIS's partition only, without "
@@ -91,6 +102,15 @@ Usage:
   commanalyzer help
       This text.
 
+Ownership (analyze, estimate, demo): by default every array location has one
+owner process for the whole region, as in owner-computes MPI codes; arrays of
+one size are distributed alike. --distribution auto (default) costs block,
+cartesian (a process grid over the array's grid shape) and, where the flows
+are irregular, metis, and keeps the cheapest; block, cartesian or metis force
+one; --distribution FILE estimates your own map (docs/DISTRIBUTION.md).
+--ownership=value partitions value instances instead (the paper's method;
+--partitioner chooses how).
+
 Columns: total bytes = point-to-point + collective bytes under the logical
 volume convention (Bcast (N-1)m, Allreduce 2(N-1)m); messages = one per
 (sender, receiver, iteration) plus one per collective call.)";
@@ -106,11 +126,53 @@ std::string mkdtemp_or_throw() {
   return dir;
 }
 
-void check_partitioner_flag() {
+// The user's distribution map (--distribution FILE), read before any work.
+std::optional<DistributionMap>& user_map() {
+  static std::optional<DistributionMap> map;
+  return map;
+}
+
+// Checks --partitioner, --ownership and --distribution (a map file is read
+// and its ranks checked against every process count) before any work.
+void check_partitioner_flag(const std::vector<int>& procs) {
   const std::string p = absl::GetFlag(FLAGS_partitioner);
   if (p != "auto" && p != "connectivity" && p != "metis-volume" && p != "metis-cut") {
     throw UsageError(absl::StrCat("--partitioner: '", p, "' is not auto, connectivity, metis-volume or metis-cut"));
   }
+  const std::string ownership = absl::GetFlag(FLAGS_ownership);
+  if (ownership != "location" && ownership != "value") {
+    throw UsageError(absl::StrCat("--ownership: '", ownership, "' is not location or value"));
+  }
+  const std::string d = absl::GetFlag(FLAGS_distribution);
+  if (d == "auto" || d == "block" || d == "cartesian" || d == "metis") return;
+  if (ownership != "location") throw UsageError("--distribution FILE needs --ownership=location");
+  std::ifstream in(d);
+  if (!in) {
+    throw UsageError(absl::StrCat("--distribution: '", d,
+                                  "' is not auto, block, cartesian, metis or a readable distribution file"));
+  }
+  try {
+    user_map() = DistributionMap::parse(in, d);
+    for (int n : procs) user_map()->check(~std::size_t{0}, n);  // the arrays are checked once the profile is there
+  } catch (const DistributionError& e) {
+    throw UsageError(absl::StrCat("--distribution: ", e.what()));
+  }
+}
+
+DistributionPortfolio portfolio_from_flags(std::size_t array_count) {
+  DistributionPortfolio portfolio;
+  if (user_map()) {
+    try {
+      user_map()->check(array_count, 1 + user_map()->max_rank());
+    } catch (const DistributionError& e) {
+      throw UsageError(absl::StrCat("--distribution: ", e.what()));
+    }
+    portfolio.map = user_map();
+    return portfolio;
+  }
+  const std::string d = absl::GetFlag(FLAGS_distribution);
+  if (d != "auto") portfolio = {d == "block", d == "cartesian", d == "metis", std::nullopt};
+  return portfolio;
 }
 
 std::vector<int> parse_procs(const std::string& text) {
@@ -147,6 +209,12 @@ int report_with(const ProfileT& profile, const std::vector<int>& procs, Partitio
 // then the table and any requested files.
 template <class ProfileT>
 int report(const ProfileT& profile, const std::vector<int>& procs) {
+  if (absl::GetFlag(FLAGS_ownership) == "location") {
+    DistributionPortfolio portfolio = portfolio_from_flags(profile.arrays.size());
+    std::cerr << "[commanalyzer] ownership by location, distribution: "
+              << (portfolio.map ? "the user's map" : absl::GetFlag(FLAGS_distribution)) << "\n";
+    return report_with(profile, procs, std::move(portfolio));
+  }
   std::string partitioner = absl::GetFlag(FLAGS_partitioner);
   ConnectivityPartitioner connectivity;
   connectivity.edge_penalty = absl::GetFlag(FLAGS_edge_penalty);
@@ -189,6 +257,14 @@ int report_with(const ProfileT& profile, const std::vector<int>& procs, Partitio
       std::cerr << (partitioner.bisects(estimator.graph(), estimator.singletons())
                         ? "[commanalyzer] large graph, not mesh-like: recursive bisection all the same\n"
                         : "[commanalyzer] large mesh-like graph: refining METIS's partition, without recursive bisection\n");
+    }
+  }
+  if constexpr (decltype(estimator)::kByLocation) {
+    const LocationIndex& locations = estimator.locations();
+    if (locations.location_count() == 0 && locations.node_count() > 0) {
+      std::cerr << "[commanalyzer] warning: no array of 1 KiB or more (heap, global or static) holds the region's "
+                   "values, so no location has a fixed owner and every value is placed as a temporary; "
+                   "--ownership=value partitions them as the paper does\n";
     }
   }
   std::cerr << absl::StrFormat("[commanalyzer] graph built in %.1fs; partitioning and costing %d process count%s\n",
@@ -287,13 +363,23 @@ template <class ProfileT>
 void print_run_facts(const ProfileT& profile, const ProfileInfo& info) {
   std::cout << absl::StrFormat("profile: %s; %d iteration%s marked\n", info.metadata, profile.iterations(),
                                profile.iterations() == 1 ? "" : "s");
+  // Arrays are named by these numbers in a --distribution file.
+  if (!profile.arrays.empty()) {
+    std::cout << "arrays (allocation order):";
+    constexpr std::size_t kShown = 12;
+    for (std::size_t k = 0; k < std::min(kShown, profile.arrays.size()); ++k) {
+      std::cout << " #" << k + 1 << " " << profile.arrays[k].bytes << " B" << (k + 1 < profile.arrays.size() ? "," : "");
+    }
+    if (profile.arrays.size() > kShown) std::cout << " ... (" << profile.arrays.size() << " in all)";
+    std::cout << "\n";
+  }
 }
 
 int analyze(int argc, char** argv) {
   AnalyzeArgs args = split_analyze_args(argc, argv);
   absl::ParseCommandLine(static_cast<int>(args.for_abseil.size()), args.for_abseil.data());
   const std::vector<int> procs = parse_procs(absl::GetFlag(FLAGS_procs));
-  check_partitioner_flag();
+  check_partitioner_flag(procs);
   if (args.build.sources.empty()) throw UsageError("analyze: give at least one C or C++ source file");
   for (const auto& source : args.build.sources) {
     if (!std::filesystem::is_regular_file(source)) {
@@ -357,7 +443,7 @@ int run(int argc, char** argv) {
   for (int i = 2; i < argc; ++i) rest.push_back(argv[i]);
   const std::vector<char*> positional = absl::ParseCommandLine(static_cast<int>(rest.size()), rest.data());
   const std::vector<int> procs = parse_procs(absl::GetFlag(FLAGS_procs));
-  check_partitioner_flag();
+  check_partitioner_flag(procs);
   if (command == "demo") {
     if (positional.size() > 1) throw UsageError(absl::StrCat("demo takes no arguments, got '", positional[1], "'"));
     return demo(procs);

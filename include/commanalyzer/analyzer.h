@@ -224,6 +224,7 @@ class Analyzer {
   void allocation(Address start, std::uint64_t size) {
     if (size < kMinTrackedAllocation) return;
     allocations_[start] = {start + size, ++allocation_count_};
+    profile_.arrays.push_back({start, size});
   }
 
   void release(Address start) { allocations_.erase(start); }

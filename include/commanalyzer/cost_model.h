@@ -47,12 +47,14 @@
 #include <cmath>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <stdexcept>
 #include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "commanalyzer/locations.h"
 #include "commanalyzer/partitioner.h"
 #include "commanalyzer/recomputation.h"
 #include "commanalyzer/types.h"
@@ -75,6 +77,11 @@ struct CommEstimate {
   std::size_t iterations = 0;
   std::size_t singleton_vertices = 0;
   double seconds = 0;  // alpha-beta time of the busiest process
+  // Ownership by location (distribution.h): the distribution kept, every
+  // candidate's total bytes, and the kept owner map as runs of elements.
+  std::string distribution;
+  std::vector<std::pair<std::string, std::uint64_t>> candidates;
+  std::vector<OwnerRun> owner_map;
 
   std::uint64_t collective_bytes() const { return broadcast_bytes + allreduce_bytes; }
   std::uint64_t total_bytes() const { return p2p_bytes + collective_bytes(); }

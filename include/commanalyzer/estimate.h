@@ -3,6 +3,12 @@
 // and what the partitioner can prepare for the graph do not depend on the
 // process count and are computed once; each estimate then partitions and
 // costs.
+//
+// Ownership (DESIGN.md): with a DistributionSource (the default,
+// DistributionPortfolio) every location has one owner for the region; the
+// location graph is built once, each candidate distribution is costed and
+// the cheapest kept. With a Partitioner (e.g. ConnectivityPartitioner) each
+// value vertex is placed on its own, the paper's value-instance partition.
 #ifndef COMMANALYZER_ESTIMATE_H_
 #define COMMANALYZER_ESTIMATE_H_
 
@@ -14,6 +20,8 @@
 #include <exception>
 #include <functional>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <numeric>
 #include <thread>
 #include <type_traits>
@@ -21,6 +29,8 @@
 #include <vector>
 
 #include "commanalyzer/cost_model.h"
+#include "commanalyzer/distribution.h"
+#include "commanalyzer/locations.h"
 #include "commanalyzer/partitioner.h"
 #include "commanalyzer/singleton.h"
 #include "commanalyzer/value_graph.h"
@@ -47,9 +57,9 @@ struct PreparedOf<P> {
 };
 }  // namespace estimate_internal
 
-template <class ProfileT, SingletonScorer Scorer = DensityDistanceScorer, Partitioner PartitionerT = MetisPartitioner,
-          class Cost = LogicalVolumeCostModel>
-  requires CostModel<Cost, ProfileT>
+template <class ProfileT, SingletonScorer Scorer = DensityDistanceScorer,
+          class PartitionerT = DistributionPortfolio, class Cost = LogicalVolumeCostModel>
+  requires CostModel<Cost, ProfileT> && (Partitioner<PartitionerT> || DistributionSource<PartitionerT>)
 class Estimator {
  public:
   // `threads`: for building the graph (estimate() takes its own count).
@@ -61,9 +71,14 @@ class Estimator {
         partitioner_(std::move(partitioner)),
         cost_(std::move(cost)) {}
 
-  // The owner of every graph vertex for `procs` processes.
+  static constexpr bool kByLocation = DistributionSource<PartitionerT>;
+
+  // The owner of every graph vertex for `procs` processes (by location: the
+  // first candidate's).
   std::vector<ProcId> owners(int procs) const {
-    if constexpr (PreparingPartitioner<PartitionerT>) {
+    if constexpr (kByLocation) {
+      return locations().vertex_owners(partitioner_.candidates(locations(), procs).front().node_owner);
+    } else if constexpr (PreparingPartitioner<PartitionerT>) {
       std::call_once(prepare_once_, [&] { prepared_ = partitioner_.prepare(graph_, singletons_); });
       return prepared_->partition(procs);
     } else {
@@ -71,7 +86,38 @@ class Estimator {
     }
   }
 
-  CommEstimate estimate(int procs) const { return cost_.estimate(profile_, graph_, owners(procs), procs); }
+  CommEstimate estimate(int procs) const {
+    if constexpr (kByLocation) {
+      const LocationIndex& index = locations();
+      CommEstimate best;
+      std::vector<std::pair<std::string, std::uint64_t>> tried;
+      std::vector<ProcId> best_owner;
+      for (Distribution& d : partitioner_.candidates(index, procs)) {
+        CommEstimate e = cost_.estimate(profile_, graph_, index.vertex_owners(d.node_owner), procs);
+        tried.emplace_back(d.name, e.total_bytes());
+        if (tried.size() == 1 || e.total_bytes() < best.total_bytes()) {
+          best = std::move(e);
+          best.distribution = d.name;
+          best_owner = std::move(d.node_owner);
+        }
+      }
+      best.candidates = std::move(tried);
+      best.owner_map = index.owner_runs(best_owner);
+      return best;
+    } else {
+      return cost_.estimate(profile_, graph_, owners(procs), procs);
+    }
+  }
+
+  // The location graph (ownership by location only).
+  const LocationIndex& locations() const {
+    std::call_once(locate_once_, [&] {
+      std::vector<ArrayExtent> arrays;
+      for (const auto& a : profile_.arrays) arrays.push_back({a.base, a.bytes});
+      locations_ = LocationIndex::build(graph_, singletons_, arrays);
+    });
+    return *locations_;
+  }
 
   // Estimates for several process counts on up to `threads` threads (each
   // estimate is independent and reads the shared graph only). `done`, if
@@ -121,6 +167,8 @@ class Estimator {
   PartitionerT partitioner_;
   Cost cost_;
   mutable std::once_flag prepare_once_;
+  mutable std::once_flag locate_once_;
+  mutable std::optional<LocationIndex> locations_;
   mutable typename estimate_internal::PreparedOf<PartitionerT>::type prepared_{};
 };
 

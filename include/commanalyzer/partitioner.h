@@ -66,6 +66,53 @@ inline BalanceConstraints balance_constraints(const ValueGraph& graph, const std
   return result;
 }
 
+// A graph in METIS's compressed rows, with ncon weights per vertex.
+struct MetisGraph {
+  std::vector<idx_t> xadj, adjncy, adjwgt, vwgt, vsize;
+  int ncon = 1;
+  // Weights far below idx_t's limit: METIS sums them.
+  static idx_t clamp(std::uint64_t x) {
+    constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<idx_t>::max() / 64);
+    return static_cast<idx_t>(std::min(x, kMax));
+  }
+};
+
+struct MetisOptions {
+  bool volume = true;  // communication volume (vsize) instead of edge cut
+  int imbalance_permille = 30;
+  int seed = 1;
+  int attempts = 1;
+  bool recursive_bisection = false;
+};
+
+// METIS k-way (or recursive bisection): a part per vertex. Deterministic
+// for a given graph and seed; holds metis_mutex().
+inline std::vector<idx_t> metis_kway(MetisGraph& g, int nparts, const MetisOptions& o) {
+  if (g.adjncy.size() > static_cast<std::size_t>(std::numeric_limits<idx_t>::max())) {
+    throw std::length_error("commanalyzer: graph too large for 32-bit METIS indices");
+  }
+  idx_t options[METIS_NOPTIONS];
+  METIS_SetDefaultOptions(options);
+  options[METIS_OPTION_SEED] = o.seed;
+  options[METIS_OPTION_UFACTOR] = o.imbalance_permille;
+  options[METIS_OPTION_NCUTS] = o.attempts;
+  if (!o.recursive_bisection) options[METIS_OPTION_OBJTYPE] = o.volume ? METIS_OBJTYPE_VOL : METIS_OBJTYPE_CUT;
+  idx_t n = static_cast<idx_t>(g.xadj.size() - 1), ncon = g.ncon, parts = nparts, objval = 0;
+  std::vector<real_t> ubvec(static_cast<std::size_t>(g.ncon), 1.0f + o.imbalance_permille / 1000.0f);
+  std::vector<idx_t> part(static_cast<std::size_t>(n), 0);
+  if (nparts == 1 || n == 0) return part;
+  const auto metis = o.recursive_bisection ? METIS_PartGraphRecursive : METIS_PartGraphKway;
+  std::unique_lock<std::mutex> lock(metis_mutex());
+  const int status = metis(&n, &ncon, g.xadj.data(), g.adjncy.data(), g.vwgt.data(),
+                           o.volume ? g.vsize.data() : nullptr, g.adjwgt.data(), &parts,
+                           /*tpwgts=*/nullptr, ubvec.data(), options, &objval, part.data());
+  lock.unlock();
+  if (status != METIS_OK) {
+    throw std::runtime_error("commanalyzer: METIS partitioning failed with status " + std::to_string(status));
+  }
+  return part;
+}
+
 template <class P>
 concept Partitioner = requires(const P& partitioner, const ValueGraph& graph,
                                const std::vector<std::uint8_t>& excluded, int nparts) {
@@ -117,49 +164,27 @@ struct MetisPartitioner {
         const idx_t t = index[boost::target(e, g)];
         if (t < 0) continue;
         adjncy.push_back(t);
-        adjwgt.push_back(clamp(g[e].uses));
+        adjwgt.push_back(MetisGraph::clamp(g[e].uses));
       }
       if (adjncy.size() > static_cast<std::size_t>(std::numeric_limits<idx_t>::max())) {
         throw std::length_error("commanalyzer: graph too large for 32-bit METIS indices");
       }
       xadj.push_back(static_cast<idx_t>(adjncy.size()));
       if (balance_work) {
-        for (int c = 0; c < ncons; ++c) vwgt.push_back(constraints.of_vertex[v] == c ? 1 + clamp(graph.work(v)) : 0);
+        for (int c = 0; c < ncons; ++c) vwgt.push_back(constraints.of_vertex[v] == c ? 1 + MetisGraph::clamp(graph.work(v)) : 0);
       } else {
-        vwgt.push_back(std::max<idx_t>(1, clamp(graph.weight(v))));
+        vwgt.push_back(std::max<idx_t>(1, MetisGraph::clamp(graph.weight(v))));
       }
-      vsize.push_back(clamp(graph.exports(v)));
+      vsize.push_back(MetisGraph::clamp(graph.exports(v)));
     }
 
-    idx_t options[METIS_NOPTIONS];
-    METIS_SetDefaultOptions(options);
-    options[METIS_OPTION_SEED] = seed;
-    options[METIS_OPTION_UFACTOR] = imbalance_permille;
-    options[METIS_OPTION_NCUTS] = attempts;
-    if (!recursive_bisection) {
-      options[METIS_OPTION_OBJTYPE] = objective == Objective::kVolume ? METIS_OBJTYPE_VOL : METIS_OBJTYPE_CUT;
-    }
-    idx_t n = static_cast<idx_t>(members.size()), ncon = ncons, parts = nparts, objval = 0;
-    std::vector<real_t> ubvec(ncons, 1.0f + imbalance_permille / 1000.0f);
-    std::vector<idx_t> part(members.size(), 0);
-    const auto metis = recursive_bisection ? METIS_PartGraphRecursive : METIS_PartGraphKway;
-    std::unique_lock<std::mutex> lock(metis_mutex());
-    const int status = metis(&n, &ncon, xadj.data(), adjncy.data(), vwgt.data(),
-                                           objective == Objective::kVolume ? vsize.data() : nullptr,
-                                           adjwgt.data(), &parts,
-                                           /*tpwgts=*/nullptr, ubvec.data(), options, &objval, part.data());
-    lock.unlock();
-    if (status != METIS_OK) {
-      throw std::runtime_error("commanalyzer: METIS partitioning failed with status " + std::to_string(status));
-    }
+    MetisGraph mg{std::move(xadj), std::move(adjncy), std::move(adjwgt), std::move(vwgt), std::move(vsize), ncons};
+    const std::vector<idx_t> part =
+        metis_kway(mg, nparts,
+                   MetisOptions{.volume = objective == Objective::kVolume, .imbalance_permille = imbalance_permille,
+                                .seed = seed, .attempts = attempts, .recursive_bisection = recursive_bisection});
     for (std::size_t i = 0; i < members.size(); ++i) owner[members[i]] = static_cast<ProcId>(part[i]);
     return owner;
-  }
-
- private:
-  static idx_t clamp(std::uint64_t x) {
-    constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<idx_t>::max() / 64);
-    return static_cast<idx_t>(std::min(x, kMax));
   }
 };
 

@@ -36,6 +36,15 @@ struct Profile {
   // iteration. Phase of a value = number of marks <= its id.
   std::vector<ValueId> iteration_marks;
 
+  // The tracked heap allocations (arrays): arrays[g - 1] is group g's
+  // extent, so a location can be named by (array, offset) and arrays of
+  // one extent aligned (distribution.h).
+  struct Array {
+    Address base = 0;
+    std::uint64_t bytes = 0;
+  };
+  std::vector<Array> arrays;
+
   std::size_t vertex_count() const { return vertex_home.size(); }
   std::size_t iterations() const { return iteration_marks.size(); }
   std::size_t phase_of(ValueId v) const {

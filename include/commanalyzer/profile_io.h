@@ -12,6 +12,7 @@
 //     version 3: u16 size[values] u8 input[values] u32 vertex[values]
 //   u64 vertices; u64 home[] u32 weight[] u32 group[]
 //   u64 marks;    u32 mark[]
+//   version 5: u64 arrays; per array u64 base u64 bytes
 //   u64 flows; u64 sources; then
 //     version 4: u64 length + the chains as VarintFlowStore codes them
 //                (compressor.h: varint value delta, varint count, varint
@@ -21,7 +22,7 @@
 //     version 4: FNV-1a over the little-endian 64-bit words of the stream
 //                (the last one zero-padded), then over the byte length
 //     version 3: FNV-1a over the bytes
-// Writers write version 4; readers read 3 and 4.
+// Writers write version 5; readers read 3 to 5.
 #ifndef COMMANALYZER_PROFILE_IO_H_
 #define COMMANALYZER_PROFILE_IO_H_
 
@@ -47,7 +48,7 @@
 namespace commanalyzer {
 
 inline constexpr char kProfileMagic[8] = {'C', 'A', 'P', 'R', 'O', 'F', 'I', 'L'};
-inline constexpr std::uint32_t kProfileVersion = 4;
+inline constexpr std::uint32_t kProfileVersion = 5;
 inline constexpr std::uint32_t kOldestReadableProfileVersion = 3;
 
 class ProfileError : public std::runtime_error {
@@ -383,6 +384,11 @@ void write_profile(std::ostream& out, const Profile<BasicCompactValueStore<Liven
 
   w.put<std::uint64_t>(profile.iteration_marks.size());
   w.array(profile.iteration_marks);
+  w.put<std::uint64_t>(profile.arrays.size());
+  for (const auto& a : profile.arrays) {
+    w.put<std::uint64_t>(a.base);
+    w.put<std::uint64_t>(a.bytes);
+  }
 
   w.put<std::uint64_t>(profile.flows.flow_count());
   w.put<std::uint64_t>(profile.flows.source_count());
@@ -481,6 +487,15 @@ inline LoadedProfile read_profile(std::istream& in, ProfileInfo* info = nullptr)
   profile.vertex_weight = r.array<std::uint32_t, BigArray<std::uint32_t>>(vertex_count);
   profile.vertex_group = r.array<std::uint32_t, BigArray<std::uint32_t>>(vertex_count);
   profile.iteration_marks = r.array<ValueId>(r.get<std::uint64_t>());
+  if (meta.version >= 5) {
+    const auto arrays = r.get<std::uint64_t>();
+    if (arrays > vertex_count + (1u << 20)) throw ProfileError("corrupt profile: impossible array count");
+    profile.arrays.resize(arrays);
+    for (auto& a : profile.arrays) {
+      a.base = r.get<std::uint64_t>();
+      a.bytes = r.get<std::uint64_t>();
+    }
+  }
 
   const auto flow_count = r.get<std::uint64_t>();
   const auto source_total = r.get<std::uint64_t>();

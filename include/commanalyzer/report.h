@@ -46,12 +46,26 @@ inline void print_table(std::ostream& out, const GraphSummary& graph, const std:
   out << absl::StrFormat("%6s %16s %16s %16s %10s %11s", "procs", "total bytes", "p2p bytes", "collective bytes",
                          "messages", "collectives");
   if (per_iteration) out << absl::StrFormat(" %16s", "bytes/iteration");
-  out << absl::StrFormat("  %s\n", "total");
+  const bool by_location = !estimates.empty() && !estimates.front().distribution.empty();
+  out << absl::StrFormat("  %-10s", "total");
+  if (by_location) out << "  distribution (candidates' total bytes)";
+  out << "\n";
   for (const CommEstimate& e : estimates) {
     out << absl::StrFormat("%6d %16d %16d %16d %10d %11d", e.procs, e.total_bytes(), e.p2p_bytes, e.collective_bytes(),
                            e.messages(), e.broadcasts + e.allreduces);
     if (per_iteration) out << absl::StrFormat(" %16.0f", e.per_iteration_bytes());
-    out << "  " << human_bytes(static_cast<double>(e.total_bytes())) << "\n";
+    out << absl::StrFormat("  %-10s", human_bytes(static_cast<double>(e.total_bytes())));
+    if (by_location) {
+      out << "  " << e.distribution;
+      if (e.candidates.size() > 1) {
+        out << " (";
+        for (std::size_t k = 0; k < e.candidates.size(); ++k) {
+          out << (k ? ", " : "") << e.candidates[k].first << " " << e.candidates[k].second;
+        }
+        out << ")";
+      }
+    }
+    out << "\n";
   }
 }
 
@@ -84,7 +98,21 @@ inline void write_json(std::ostream& out, const GraphSummary& graph, const std::
     report_internal::matrix_json(out, e.messages_matrix, e.procs);
     out << ", \"phase_bytes\": [";
     for (std::size_t p = 0; p < e.phase_bytes.size(); ++p) out << (p ? "," : "") << e.phase_bytes[p];
-    out << "]}";
+    out << "]";
+    if (!e.distribution.empty()) {
+      out << ", \"distribution\": \"" << e.distribution << "\", \"candidates\": {";
+      for (std::size_t c = 0; c < e.candidates.size(); ++c) {
+        out << (c ? ", " : "") << "\"" << e.candidates[c].first << "\": " << e.candidates[c].second;
+      }
+      // [array, first element, last element, rank]
+      out << "}, \"owner_map\": [";
+      for (std::size_t r = 0; r < e.owner_map.size(); ++r) {
+        const OwnerRun& run = e.owner_map[r];
+        out << (r ? "," : "") << "[" << run.array << "," << run.first << "," << run.last << "," << run.rank << "]";
+      }
+      out << "]";
+    }
+    out << "}";
   }
   out << absl::StrFormat(
       "\n], \"values\": %d, \"flows\": %d, \"vertices\": %d, \"edges\": %d, \"singletons\": %d, \"iterations\": %d}\n",

@@ -1,0 +1,252 @@
+// Locations: the memory a data distribution assigns to processes, and the
+// graph of value flow between them (DESIGN.md, "Ownership").
+//
+// Every value vertex is stored at one location (its home). A location in a
+// tracked heap array is named by (array, byte offset); arrays of one extent
+// are *aligned* (element i of each is one location cluster, as an SPMD code
+// distributes u and v of a stencil alike). The alignment rule is a policy.
+// Vertices homed anywhere else (stack and register spills, globals, small
+// blocks, branch decisions) are *free*: temporaries that go with the process
+// that computes from them. Singleton vertices are in neither.
+//
+// The location graph has one node per location cluster and one per free
+// vertex; its edge weights are the value uses between them summed over the
+// whole region, so its size does not grow with the number of time steps
+// (only the free vertices do).
+#ifndef COMMANALYZER_LOCATIONS_H_
+#define COMMANALYZER_LOCATIONS_H_
+
+#include <algorithm>
+#include <concepts>
+#include <cstdint>
+#include <map>
+#include <numeric>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "commanalyzer/types.h"
+#include "commanalyzer/value_graph.h"
+
+namespace commanalyzer {
+
+// An array as the profile records it (Profile::Array).
+struct ArrayExtent {
+  Address base = 0;
+  std::uint64_t bytes = 0;
+};
+
+// Alignment policy: arrays with equal keys are distributed alike.
+template <class A>
+concept AlignmentPolicy = requires(const A& a, const ArrayExtent& array, std::uint32_t id) {
+  { a.key(array, id) } -> std::convertible_to<std::uint64_t>;
+};
+
+// Default: arrays of the same extent in bytes are aligned.
+struct AlignByExtent {
+  std::uint64_t key(const ArrayExtent& array, std::uint32_t) const { return array.bytes; }
+};
+// Every array distributed on its own.
+struct AlignNone {
+  std::uint64_t key(const ArrayExtent&, std::uint32_t id) const { return id; }
+};
+
+// Elements first..last of array `array` (1-based, allocation order) are
+// owned by `rank`.
+struct OwnerRun {
+  std::uint32_t array = 0;
+  std::uint64_t first = 0, last = 0;
+  ProcId rank = 0;
+  bool operator==(const OwnerRun&) const = default;
+};
+
+class LocationIndex {
+ public:
+  using Node = std::uint32_t;
+  static constexpr Node kNone = ~Node{0};  // singletons
+
+  // A set of aligned arrays: one extent, one element size.
+  struct ArrayClass {
+    std::uint64_t bytes = 0;
+    std::uint64_t element_bytes = 0;  // gcd of the offsets used and the extent
+    std::vector<std::uint32_t> arrays;  // array ids (1-based, as vertex groups)
+    std::uint64_t elements() const { return element_bytes == 0 ? 0 : bytes / element_bytes; }
+  };
+
+  template <AlignmentPolicy Alignment = AlignByExtent>
+  static LocationIndex build(const ValueGraph& graph, const std::vector<std::uint8_t>& singleton,
+                             const std::vector<ArrayExtent>& arrays, Alignment alignment = {}) {
+    LocationIndex index;
+    // Array classes.
+    std::map<std::uint64_t, std::uint32_t> class_of_key;
+    std::vector<std::uint32_t> class_of_array(arrays.size() + 1, kNoClass);
+    for (std::uint32_t id = 1; id <= arrays.size(); ++id) {
+      auto [it, fresh] = class_of_key.try_emplace(alignment.key(arrays[id - 1], id),
+                                                  static_cast<std::uint32_t>(index.classes_.size()));
+      if (fresh) index.classes_.push_back({arrays[id - 1].bytes, 0, {}});
+      class_of_array[id] = it->second;
+      index.classes_[it->second].arrays.push_back(id);
+    }
+    // Locations of the array-homed vertices; free nodes after them.
+    absl::flat_hash_map<std::pair<std::uint32_t, std::uint64_t>, Node> location_of;
+    index.node_of_vertex_.assign(graph.vertex_count(), kNone);
+    std::vector<ValueGraph::Vertex> free;
+    for (ValueGraph::Vertex v = 0; v < graph.vertex_count(); ++v) {
+      if (singleton[v]) continue;
+      const std::uint32_t g = graph.group(v);
+      const bool in_array = g != 0 && g <= arrays.size() && graph.home(v) >= arrays[g - 1].base &&
+                            graph.home(v) < arrays[g - 1].base + arrays[g - 1].bytes;
+      if (!in_array) {
+        free.push_back(v);
+        continue;
+      }
+      const std::uint32_t c = class_of_array[g];
+      const std::uint64_t offset = graph.home(v) - arrays[g - 1].base;
+      auto [it, fresh] = location_of.try_emplace(std::pair{c, offset}, static_cast<Node>(index.class_.size()));
+      if (fresh) {
+        index.class_.push_back(c);
+        index.offset_.push_back(offset);
+        ArrayClass& cls = index.classes_[c];
+        cls.element_bytes = std::gcd(cls.element_bytes, offset);
+      }
+      index.node_of_vertex_[v] = it->second;
+    }
+    for (ArrayClass& cls : index.classes_) {
+      cls.element_bytes = std::gcd(cls.element_bytes, cls.bytes);
+    }
+    index.locations_ = index.class_.size();
+    for (ValueGraph::Vertex v : free) {
+      index.node_of_vertex_[v] = static_cast<Node>(index.class_.size());
+      index.class_.push_back(kNoClass);
+      index.offset_.push_back(0);
+    }
+    index.build_graph(graph);
+    return index;
+  }
+
+  static constexpr std::uint32_t kNoClass = ~std::uint32_t{0};
+
+  std::size_t node_count() const { return class_.size(); }
+  std::size_t location_count() const { return locations_; }  // nodes [0, locations) are array locations
+  bool is_free(Node n) const { return n >= locations_; }
+  Node node_of(ValueGraph::Vertex v) const { return node_of_vertex_[v]; }
+  std::uint32_t class_of(Node n) const { return class_[n]; }
+  std::uint64_t offset(Node n) const { return offset_[n]; }
+  const std::vector<ArrayClass>& classes() const { return classes_; }
+  // Element index of an array location in its class.
+  std::uint64_t element(Node n) const { return offset_[n] / classes_[class_[n]].element_bytes; }
+
+  // The symmetric location graph in compressed rows: neighbours and summed uses.
+  const std::vector<std::uint64_t>& row_start() const { return row_start_; }
+  const std::vector<Node>& neighbour() const { return neighbour_; }
+  const std::vector<std::uint64_t>& uses() const { return uses_; }
+  // Work per node: 1 + source uses computed there per value vertex (owner computes).
+  const std::vector<std::uint64_t>& work() const { return work_; }
+  // Distinct instances a node's vertices export (what it may have to send).
+  const std::vector<std::uint64_t>& exports() const { return exports_; }
+
+  // Owner of every graph vertex from an owner per node (kReplicated for singletons).
+  std::vector<ProcId> vertex_owners(const std::vector<ProcId>& node_owner) const {
+    std::vector<ProcId> owner(node_of_vertex_.size(), kReplicated);
+    for (std::size_t v = 0; v < owner.size(); ++v) {
+      if (node_of_vertex_[v] != kNone) owner[v] = node_owner[node_of_vertex_[v]];
+    }
+    return owner;
+  }
+
+  // The owner map of every array as runs of consecutive elements (of the
+  // elements the region touched) with one owner.
+  std::vector<OwnerRun> owner_runs(const std::vector<ProcId>& node_owner) const {
+    std::vector<std::tuple<std::uint32_t, std::uint64_t, ProcId>> cells;  // (class, element, owner)
+    for (Node n = 0; n < locations_; ++n) cells.emplace_back(class_[n], element(n), node_owner[n]);
+    std::sort(cells.begin(), cells.end());
+    std::vector<OwnerRun> runs;
+    for (std::size_t i = 0; i < cells.size();) {
+      const auto [c, first, rank] = cells[i];
+      std::size_t j = i + 1;
+      while (j < cells.size() && std::get<0>(cells[j]) == c && std::get<2>(cells[j]) == rank) ++j;
+      for (std::uint32_t array : classes_[c].arrays) runs.push_back({array, first, std::get<1>(cells[j - 1]), rank});
+      i = j;
+    }
+    std::sort(runs.begin(), runs.end(), [](const OwnerRun& a, const OwnerRun& b) {
+      return std::tie(a.array, a.first) < std::tie(b.array, b.first);
+    });
+    return runs;
+  }
+
+  // Sum of the uses along edges whose ends have different owners.
+  std::uint64_t cut(const std::vector<ProcId>& node_owner) const {
+    std::uint64_t total = 0;
+    for (Node a = 0; a < node_count(); ++a) {
+      for (std::uint64_t e = row_start_[a]; e < row_start_[a + 1]; ++e) {
+        if (node_owner[a] != node_owner[neighbour_[e]]) total += uses_[e];
+      }
+    }
+    return total / 2;
+  }
+
+ private:
+  void build_graph(const ValueGraph& graph) {
+    const std::size_t n = node_count();
+    work_.assign(n, 0);
+    exports_.assign(n, 0);
+    absl::flat_hash_map<std::uint64_t, std::uint64_t> weight;  // (a << 32 | b), a < b
+    const auto& g = graph.symmetric();
+    for (ValueGraph::Vertex v = 0; v < graph.vertex_count(); ++v) {
+      const Node a = node_of_vertex_[v];
+      if (a == kNone) continue;
+      work_[a] += 1 + graph.work(v);
+      exports_[a] += graph.exports(v);
+      for (auto e : boost::make_iterator_range(boost::out_edges(v, g))) {
+        const Node b = node_of_vertex_[boost::target(e, g)];
+        if (b == kNone || b <= a) continue;  // each pair once (the closure lists both directions)
+        weight[std::uint64_t{a} << 32 | b] += g[e].uses;
+      }
+    }
+    std::vector<std::uint64_t> degree(n + 1, 0);
+    for (const auto& [key, w] : weight) {
+      ++degree[key >> 32];
+      ++degree[key & 0xffffffffu];
+    }
+    row_start_.assign(n + 1, 0);
+    for (std::size_t a = 0; a < n; ++a) row_start_[a + 1] = row_start_[a] + degree[a];
+    neighbour_.resize(row_start_[n]);
+    uses_.resize(row_start_[n]);
+    std::vector<std::uint64_t> next(row_start_.begin(), row_start_.end() - 1);
+    for (const auto& [key, w] : weight) {
+      const auto a = static_cast<Node>(key >> 32), b = static_cast<Node>(key & 0xffffffffu);
+      neighbour_[next[a]] = b;
+      uses_[next[a]++] = w;
+      neighbour_[next[b]] = a;
+      uses_[next[b]++] = w;
+    }
+    // Rows sorted by neighbour: the graph, and what METIS makes of it, do
+    // not depend on the hash map's order.
+    std::vector<std::pair<Node, std::uint64_t>> row;
+    for (std::size_t a = 0; a < n; ++a) {
+      row.clear();
+      for (std::uint64_t e = row_start_[a]; e < row_start_[a + 1]; ++e) row.emplace_back(neighbour_[e], uses_[e]);
+      std::sort(row.begin(), row.end());
+      for (std::uint64_t e = row_start_[a], k = 0; e < row_start_[a + 1]; ++e, ++k) {
+        neighbour_[e] = row[k].first;
+        uses_[e] = row[k].second;
+      }
+    }
+  }
+
+  std::vector<ArrayClass> classes_;
+  std::vector<Node> node_of_vertex_;
+  std::vector<std::uint32_t> class_;  // per node; kNoClass for free nodes
+  std::vector<std::uint64_t> offset_;
+  std::size_t locations_ = 0;
+  std::vector<std::uint64_t> row_start_;
+  std::vector<Node> neighbour_;
+  std::vector<std::uint64_t> uses_;
+  std::vector<std::uint64_t> work_;
+  std::vector<std::uint64_t> exports_;
+};
+
+}  // namespace commanalyzer
+
+#endif  // COMMANALYZER_LOCATIONS_H_

@@ -1,0 +1,209 @@
+// Ownership by data distribution (locations.h, distribution.h): fixed owners
+// per location, aligned arrays, the candidate portfolio, user maps.
+#include "commanalyzer/distribution.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "commanalyzer/analyzer.h"
+#include "commanalyzer/estimate.h"
+#include "event_streams.h"
+
+namespace commanalyzer {
+namespace {
+
+using testing::Array;
+using Profile0 = Analyzer<>::ProfileType;
+
+// The textbook 2-D Jacobi with a pointer swap: n x n, fixed boundary, u and
+// v trade roles every step (no copy back). n >= 12: arrays of 1 KiB or more
+// are tracked (Analyzer::kMinTrackedAllocation).
+void jacobi_swap(Analyzer<>& a, std::uint64_t n, int steps) {
+  Array u{0x1000000, n}, v{0x2000000, n};
+  a.allocation(u.base, 8 * n * n);
+  a.allocation(v.base, 8 * n * n);
+  for (std::uint64_t i = 0; i < n * n; ++i) {
+    a.store(u.at(i), 8, kComputedBit);
+    a.store(v.at(i), 8, kComputedBit);
+  }
+  a.region_begin();
+  for (int t = 0; t < steps; ++t) {
+    for (std::uint64_t i = 1; i + 1 < n; ++i) {
+      for (std::uint64_t j = 1; j + 1 < n; ++j) {
+        const Label sum = a.join(a.join(a.load(u.at(i - 1, j), 8), a.load(u.at(i + 1, j), 8)),
+                                 a.join(a.load(u.at(i, j - 1), 8), a.load(u.at(i, j + 1), 8)));
+        a.store(v.at(i, j), 8, a.compute(sum));
+      }
+    }
+    std::swap(u, v);
+    a.iteration();
+  }
+  a.region_end();
+  a.finish();
+}
+
+DistributionMap map_of(const std::string& text) {
+  std::istringstream in(text);
+  return DistributionMap::parse(in, "map");
+}
+
+TEST(Distribution, PointerSwapJacobiUnderTwoByTwoBlocksSendsEachHaloBothWays) {
+  constexpr std::uint64_t n = 18;
+  constexpr int steps = 6;
+  Analyzer<> a;
+  jacobi_swap(a, n, steps);
+  DistributionPortfolio user;
+  user.map = map_of("grid 1 18x18 2x2  # u; v is aligned with it\n");
+  Estimator<Profile0, DensityDistanceScorer, DistributionPortfolio> est(a.profile(), {}, user);
+  const CommEstimate e = est.estimate(4);
+  EXPECT_EQ(e.distribution, "user map");
+  // 2 cuts x 2 directions x (n - 2) interior points x 8 bytes, every step.
+  EXPECT_EQ(e.p2p_bytes, 2u * 2 * (n - 2) * 8 * steps);
+  EXPECT_EQ(e.collective_bytes(), 0u);
+  // Every process sends to its two grid neighbours only.
+  for (int p = 0; p < 4; ++p) EXPECT_EQ(e.partners(p), 2) << p;
+}
+
+TEST(Distribution, PortfolioFindsTheCartesianGridOfAStencil) {
+  constexpr std::uint64_t n = 18;
+  constexpr int steps = 6;
+  Analyzer<> a;
+  jacobi_swap(a, n, steps);
+  Estimator<Profile0> est(a.profile());  // the default: ownership by location
+  const CommEstimate four = est.estimate(4);
+  EXPECT_EQ(four.distribution, "cartesian");
+  EXPECT_EQ(four.p2p_bytes, 2u * 2 * (n - 2) * 8 * steps);
+  // Slabs (block) cost more at 4: 3 cuts instead of 2 half-length ones.
+  ASSERT_GE(four.candidates.size(), 2u);
+  EXPECT_EQ(four.candidates.front().first, "block");
+  EXPECT_EQ(four.candidates.front().second, 3u * 2 * (n - 2) * 8 * steps);
+  // A stencil is structured: no graph partition is offered.
+  for (const auto& [name, bytes] : four.candidates) EXPECT_NE(name, "metis");
+}
+
+TEST(Distribution, AlignedArraysShareOwnersAndTheOwnerMapSaysSo) {
+  Analyzer<> a;
+  jacobi_swap(a, 12, 2);
+  Estimator<Profile0> est(a.profile());
+  const CommEstimate e = est.estimate(2);
+  std::vector<OwnerRun> u, v;
+  for (const OwnerRun& run : e.owner_map) {
+    (run.array == 1 ? u : v).push_back(run);
+    EXPECT_LT(run.rank, 2);
+  }
+  ASSERT_FALSE(u.empty());
+  ASSERT_EQ(u.size(), v.size());
+  for (std::size_t k = 0; k < u.size(); ++k) {
+    EXPECT_EQ(u[k].first, v[k].first);
+    EXPECT_EQ(u[k].last, v[k].last);
+    EXPECT_EQ(u[k].rank, v[k].rank);
+  }
+}
+
+TEST(Distribution, LocationGraphDoesNotGrowWithTimeSteps) {
+  Analyzer<> two, eight;
+  jacobi_swap(two, 12, 2);
+  jacobi_swap(eight, 12, 8);
+  const Estimator<Profile0> a(two.profile()), b(eight.profile());
+  EXPECT_GT(b.graph().vertex_count(), 2 * a.graph().vertex_count());  // value vertices do grow
+  EXPECT_EQ(a.locations().node_count(), b.locations().node_count());
+  // u and v aligned: one node per (i, j) but the four corners, which no
+  // stencil reads.
+  EXPECT_EQ(a.locations().location_count(), 12u * 12 - 4);
+}
+
+// y[i] = sum over a few random columns of x: no regular grid explains the
+// flows, so the graph partition is a candidate too.
+TEST(Distribution, IrregularFlowsAreOfferedAGraphPartition) {
+  constexpr std::uint64_t n = 256;
+  Analyzer<> a;
+  const Array x{0x1000000}, y{0x2000000};
+  a.allocation(x.base, 8 * n);
+  a.allocation(y.base, 8 * n);
+  a.region_begin();
+  std::uint64_t seed = 7;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    Label sum = a.load(x.at(i), 8);
+    for (int k = 0; k < 3; ++k) {
+      seed = seed * 6364136223846793005u + 1442695040888963407u;
+      sum = a.join(sum, a.load(x.at((seed >> 33) % n), 8));
+    }
+    a.store(y.at(i), 8, a.compute(sum));
+  }
+  a.region_end();
+  a.finish();
+  Estimator<Profile0> est(a.profile());
+  const CommEstimate e = est.estimate(4);
+  bool offered = false;
+  for (const auto& [name, bytes] : e.candidates) offered |= name == "metis";
+  EXPECT_TRUE(offered);
+  for (const auto& [name, bytes] : e.candidates) EXPECT_GE(bytes, e.total_bytes()) << name;
+}
+
+TEST(Distribution, MapErrorsNameTheLineAndTheProblem) {
+  auto error_of = [](const std::string& text) {
+    try {
+      map_of(text);
+    } catch (const DistributionError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error_of("array 1 0 9\n"), "map:1: expected 'array ID FIRST LAST RANK' with 0 <= FIRST <= LAST and RANK >= 0");
+  EXPECT_EQ(error_of("# fine\narray 1 9 0 0\n"),
+            "map:2: expected 'array ID FIRST LAST RANK' with 0 <= FIRST <= LAST and RANK >= 0");
+  EXPECT_EQ(error_of("slab 1\n"), "map:1: unknown directive 'slab' (expected 'array' or 'grid')");
+  EXPECT_EQ(error_of("grid 1 8x8 2x2x2\n"),
+            "map:1: '8x8' and '2x2x2' must be 1 to 3 positive extents of one rank, as 64x64 2x2");
+  EXPECT_EQ(error_of("grid 1 8x8 16x1\n"), "map:1: process grid 16x1 is finer than the array 8x8");
+  EXPECT_EQ(error_of("array 0 0 1 0\n"), "map:1: array numbers start at 1");
+  EXPECT_EQ(error_of("array 1 0 1 0 extra\n"), "map:1: unexpected 'extra'");
+  EXPECT_EQ(error_of("# nothing\n"), "map: no 'array' or 'grid' line");
+
+  const DistributionMap map = map_of("array 2 0 99 3\ngrid 1 4x4 2x2\n");
+  EXPECT_EQ(map.max_rank(), 3);
+  EXPECT_NO_THROW(map.check(2, 4));
+  EXPECT_THROW(map.check(1, 4), DistributionError);  // names array 2 of 1
+  try {
+    map.check(2, 2);
+    ADD_FAILURE() << "rank 3 of 2 processes accepted";
+  } catch (const DistributionError& e) {
+    EXPECT_EQ(std::string(e.what()), "distribution uses rank 3, but only 2 processes are estimated");
+  }
+}
+
+TEST(Distribution, RangesAssignElementsAndTheRestIsBlock) {
+  Analyzer<> a;
+  jacobi_swap(a, 12, 1);
+  Estimator<Profile0> est(a.profile());
+  const LocationIndex& index = est.locations();
+  std::uint64_t uncovered = 0;
+  // Elements 0..23 (the first two rows) on rank 1; nothing else named.
+  const std::vector<ProcId> owner = map_of("array 1 0 23 1\n").owners(index, 2, &uncovered);
+  EXPECT_EQ(uncovered, index.location_count() - (24 - 2));  // rows 0 and 1 but the corners
+  for (LocationIndex::Node node = 0; node < index.location_count(); ++node) {
+    const std::uint64_t i = index.element(node);
+    EXPECT_EQ(owner[node], i < 24 ? 1 : static_cast<ProcId>(i * 2 / 144)) << i;
+  }
+}
+
+TEST(Distribution, GridOwnerCutsEveryDimensionInBalancedBlocks) {
+  using distribution_internal::grid_owner;
+  const std::vector<std::uint64_t> dims{4, 6}, grid{2, 3};
+  EXPECT_EQ(grid_owner(0, dims, grid), 0);
+  EXPECT_EQ(grid_owner(5, dims, grid), 2);   // row 0, column 5
+  EXPECT_EQ(grid_owner(12, dims, grid), 3);  // row 2, column 0
+  EXPECT_EQ(grid_owner(23, dims, grid), 5);
+  // By index: a 5 x 7 array cut where the 4 x 6 one is; the extra row and
+  // column go to the last blocks.
+  const std::vector<std::uint64_t> big{5, 7};
+  EXPECT_EQ(grid_owner(2 * 7 + 1, big, grid, &dims), grid_owner(2 * 6 + 1, dims, grid));
+  EXPECT_EQ(grid_owner(4 * 7 + 6, big, grid, &dims), 5);
+}
+
+}  // namespace
+}  // namespace commanalyzer
