@@ -12,6 +12,10 @@ grep -q '"n": 4' "$tmp/e.json" || fail "JSON lacks the 4-process estimate"
 grep -q '"matrix": \[\[' "$tmp/e.json" || fail "JSON lacks the matrix"
 [ -s "$tmp/report/matrix_4.csv" ] || fail "no CSV matrix"
 grep -q '<svg' "$tmp/report/matrix_4.svg" || fail "no SVG heatmap"
+# The built-in Heat2D's grid is cut 2 x 2 at 4 processes: its owner map is drawn.
+grep -q 'cartesian' "$tmp/report/owners_4_array1.svg" || fail "no owner map SVG"
+[ "$(grep -o 'fill="hsl([^"]*"' "$tmp/report/owners_4_array1.svg" | sort -u | wc -l)" -eq 4 ] || fail "owner map: not 4 processes"
+grep -q '"owner_map": \[\[1,' "$tmp/e.json" || fail "JSON lacks the owner map"
 [ "$(head -1 "$tmp/report/matrix_2.csv")" = 'from\to,0,1' ] || fail "CSV header"
 ls "$tmp/report" | grep -q partial && fail "partial files left behind"
 

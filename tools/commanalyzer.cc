@@ -292,6 +292,11 @@ int report_with(const ProfileT& profile, const std::vector<int>& procs, Partitio
       write_file(dir / absl::StrCat("matrix_", e.procs, ".svg"), [&](std::ostream& o) {
         write_matrix_svg(o, e, absl::StrCat("point-to-point bytes, ", e.procs, " processes"));
       });
+      for (const auto& [array, dims] : e.array_shapes) {
+        if (dims.size() != 2) continue;
+        write_file(dir / absl::StrCat("owners_", e.procs, "_array", array, ".svg"),
+                   [&](std::ostream& o) { write_owner_map_svg(o, e, array, dims[0], dims[1]); });
+      }
     }
     write_file(dir / "estimate.json", [&](std::ostream& o) { write_json(o, summary, estimates); });
     if (estimator.graph().edge_count() <= 100000) {

@@ -82,6 +82,9 @@ struct CommEstimate {
   std::string distribution;
   std::vector<std::pair<std::string, std::uint64_t>> candidates;
   std::vector<OwnerRun> owner_map;
+  // Grid shapes of arrays (array id, dimensions) where the distribution
+  // knows one: the owner map can be drawn.
+  std::vector<std::pair<std::uint32_t, std::vector<std::uint64_t>>> array_shapes;
 
   std::uint64_t collective_bytes() const { return broadcast_bytes + allreduce_bytes; }
   std::uint64_t total_bytes() const { return p2p_bytes + collective_bytes(); }

@@ -36,6 +36,9 @@ namespace commanalyzer {
 struct Distribution {
   std::string name;
   std::vector<ProcId> node_owner;  // per location-graph node
+  // The grid shape each array class was cut along, where one is known
+  // (cartesian, a user's grid); empty = none. For drawing the owner map.
+  std::vector<std::vector<std::uint64_t>> class_shape;
 };
 
 template <class D>
@@ -208,7 +211,8 @@ inline std::vector<std::vector<LocationIndex::Node>> nodes_by_class(const Locati
 // exported instances once per other process among its neighbours' (or,
 // within a class, peers') owners, what the cost model counts before its
 // refinements, on evenly spaced nodes.
-inline std::vector<ProcId> cartesian_distribution(const LocationIndex& index, int procs, bool aligned_by_index) {
+inline std::vector<ProcId> cartesian_distribution(const LocationIndex& index, int procs, bool aligned_by_index,
+                                                  std::vector<std::vector<std::uint64_t>>* class_shape = nullptr) {
   using namespace distribution_internal;
   using Shape = std::vector<std::uint64_t>;
   const auto P = static_cast<std::uint64_t>(procs);
@@ -315,6 +319,12 @@ inline std::vector<ProcId> cartesian_distribution(const LocationIndex& index, in
   std::vector<ProcId> owner(index.node_count(), kUnassigned);
   for (LocationIndex::Node n = 0; n < index.location_count(); ++n) owner[n] = owner_of(n);
   assign_free_nodes(index, procs, owner);
+  if (class_shape) {
+    class_shape->assign(classes, {});
+    for (std::uint32_t c = 0; c < classes; ++c) {
+      if (chosen[c]) (*class_shape)[c] = *chosen[c];
+    }
+  }
   return owner;
 }
 
@@ -447,6 +457,20 @@ class DistributionMap {
     }
   }
 
+  // The shape of each array class a grid rule names (empty where none).
+  std::vector<std::vector<std::uint64_t>> class_shapes(const LocationIndex& index) const {
+    std::vector<std::vector<std::uint64_t>> shape(index.classes().size());
+    for (std::uint32_t c = 0; c < index.classes().size(); ++c) {
+      for (const Rule& rule : rules_) {
+        const auto& arrays = index.classes()[c].arrays;
+        if (!rule.dims.empty() && std::find(arrays.begin(), arrays.end(), rule.array) != arrays.end()) {
+          shape[c] = rule.dims;
+        }
+      }
+    }
+    return shape;
+  }
+
   // Owners of the locations; counts the elements no rule covered.
   std::vector<ProcId> owners(const LocationIndex& index, int procs, std::uint64_t* uncovered = nullptr) const {
     std::vector<ProcId> owner = block_distribution(index, procs);
@@ -518,7 +542,9 @@ struct DistributionPortfolio {
     if (procs < 1) throw std::invalid_argument("commanalyzer: process count must be >= 1");
     std::vector<Distribution> out;
     if (map) {
-      out.push_back({"user map", map->owners(index, procs)});
+      Distribution d{"user map", map->owners(index, procs), {}};
+      d.class_shape = map->class_shapes(index);
+      out.push_back(std::move(d));
       return out;
     }
     if (block) out.push_back({"block", block_distribution(index, procs)});
@@ -527,7 +553,8 @@ struct DistributionPortfolio {
       // class's best grid is 1-D, cartesian is block; with one extent the
       // alignments agree).
       for (bool by_index : {false, true}) {
-        Distribution d{by_index ? "cartesian-by-index" : "cartesian", cartesian_distribution(index, procs, by_index)};
+        Distribution d{by_index ? "cartesian-by-index" : "cartesian", {}, {}};
+        d.node_owner = cartesian_distribution(index, procs, by_index, &d.class_shape);
         if (std::none_of(out.begin(), out.end(), [&](const Distribution& e) { return e.node_owner == d.node_owner; })) {
           out.push_back(std::move(d));
         }

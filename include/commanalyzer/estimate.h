@@ -91,18 +91,22 @@ class Estimator {
       const LocationIndex& index = locations();
       CommEstimate best;
       std::vector<std::pair<std::string, std::uint64_t>> tried;
-      std::vector<ProcId> best_owner;
+      Distribution kept;
       for (Distribution& d : partitioner_.candidates(index, procs)) {
         CommEstimate e = cost_.estimate(profile_, graph_, index.vertex_owners(d.node_owner), procs);
         tried.emplace_back(d.name, e.total_bytes());
         if (tried.size() == 1 || e.total_bytes() < best.total_bytes()) {
           best = std::move(e);
-          best.distribution = d.name;
-          best_owner = std::move(d.node_owner);
+          kept = std::move(d);
         }
       }
+      best.distribution = kept.name;
       best.candidates = std::move(tried);
-      best.owner_map = index.owner_runs(best_owner);
+      best.owner_map = index.owner_runs(kept.node_owner);
+      for (std::uint32_t c = 0; c < kept.class_shape.size(); ++c) {
+        if (kept.class_shape[c].empty()) continue;
+        for (std::uint32_t array : index.classes()[c].arrays) best.array_shapes.emplace_back(array, kept.class_shape[c]);
+      }
       return best;
     } else {
       return cost_.estimate(profile_, graph_, owners(procs), procs);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <cstdint>
 #include <ostream>
 #include <string>
@@ -117,6 +118,39 @@ inline void write_json(std::ostream& out, const GraphSummary& graph, const std::
   out << absl::StrFormat(
       "\n], \"values\": %d, \"flows\": %d, \"vertices\": %d, \"edges\": %d, \"singletons\": %d, \"iterations\": %d}\n",
       graph.values, graph.flows, graph.vertices, graph.edges, graph.singletons, graph.iterations);
+}
+
+// The owner map of a 2-D array (rows x cols, from CommEstimate::array_shapes)
+// as a picture: one colour per process, grey where the region touched
+// nothing; at most 256 x 256 cells (larger arrays are sampled).
+inline void write_owner_map_svg(std::ostream& out, const CommEstimate& e, std::uint32_t array, std::uint64_t rows,
+                                std::uint64_t cols) {
+  std::vector<OwnerRun> runs;
+  for (const OwnerRun& run : e.owner_map) {
+    if (run.array == array) runs.push_back(run);
+  }
+  const std::uint64_t shown_rows = std::min<std::uint64_t>(rows, 256), shown_cols = std::min<std::uint64_t>(cols, 256);
+  const int cell = static_cast<int>(std::max<std::uint64_t>(2, 512 / std::max(shown_rows, shown_cols)));
+  const int margin = 30;
+  out << absl::StrFormat("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+                         "font-family=\"sans-serif\" font-size=\"12\" shape-rendering=\"crispEdges\">\n",
+                         cell * shown_cols + 2 * margin, cell * shown_rows + 2 * margin);
+  out << absl::StrFormat("<text x=\"%d\" y=\"18\">array #%d (%d x %d), %d processes, %s</text>\n", margin, array, rows,
+                         cols, e.procs, e.distribution);
+  for (std::uint64_t r = 0; r < shown_rows; ++r) {
+    for (std::uint64_t c = 0; c < shown_cols; ++c) {
+      const std::uint64_t i = (r * rows / shown_rows) * cols + c * cols / shown_cols;
+      auto it = std::upper_bound(runs.begin(), runs.end(), i, [](std::uint64_t x, const OwnerRun& run) { return x < run.first; });
+      std::string fill = "#dddddd";
+      if (it != runs.begin() && std::prev(it)->last >= i) {
+        const double hue = std::fmod(std::prev(it)->rank * 137.508, 360.0);  // golden angle: neighbours differ
+        fill = absl::StrFormat("hsl(%.0f,65%%,%d%%)", hue, 45 + 15 * (std::prev(it)->rank % 2));
+      }
+      out << absl::StrFormat("<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n",
+                             margin + cell * c, margin + cell * r, cell, cell, fill);
+    }
+  }
+  out << "</svg>\n";
 }
 
 // Point-to-point bytes, sender rows, receiver columns.
