@@ -291,63 +291,6 @@ Analyzer<>::ProfileType hex_mesh(std::uint64_t s, int steps, bool heap_arrays = 
   return a.take_profile();
 }
 
-// On a grid whose arrays are heap allocations, the aligned start cuts the
-// process grid of an SPMD code: p x q blocks of whole rows and columns.
-TEST(ConnectivityPartitioner, AlignedStartCutsGridBlocks) {
-  Analyzer<> a;
-  const std::uint64_t m = 50;  // 48 x 48 interior
-  a.allocation(0x100000, 8 * m * m);
-  a.allocation(0x900000, 8 * m * m);
-  const ValueGraph g = stencil_graph(m, a);
-  const std::vector<std::uint8_t> none(g.vertex_count(), 0);
-  for (const auto [n, rows, cols] : {std::tuple{2, 2, 1}, {4, 2, 2}, {16, 4, 4}}) {
-    ConnectivityPartitioner partitioner;
-    partitioner.aligned_options.min_temporary_share = 0;  // a grid of arrays alone: off by default
-    const auto owner = partitioner.aligned(g, none, n);
-    ASSERT_EQ(owner.size(), g.vertex_count());
-    // Every part is one rectangle of u's interior (rows x cols of them).
-    std::map<ProcId, std::array<std::uint64_t, 4>> box;  // min row, max row, min col, max col
-    std::map<ProcId, std::uint64_t> cells;
-    for (ValueGraph::Vertex v = 0; v < g.vertex_count(); ++v) {
-      if (g.home(v) < 0x100000 || g.home(v) >= 0x100000 + 8 * m * m) continue;
-      const std::uint64_t i = (g.home(v) - 0x100000) / 8 / m, j = (g.home(v) - 0x100000) / 8 % m;
-      if (i == 0 || j == 0 || i + 1 == m || j + 1 == m) continue;  // boundary: never written
-      auto [it, fresh] = box.try_emplace(owner[v], std::array<std::uint64_t, 4>{i, i, j, j});
-      auto& b = it->second;
-      b = {std::min(b[0], i), std::max(b[1], i), std::min(b[2], j), std::max(b[3], j)};
-      ++cells[owner[v]];
-    }
-    ASSERT_EQ(box.size(), static_cast<std::size_t>(n)) << n;
-    std::set<std::uint64_t> heights, widths;
-    for (const auto& [part, b] : box) {
-      EXPECT_EQ(cells[part], (b[1] - b[0] + 1) * (b[3] - b[2] + 1)) << "part " << part << " of " << n << " is not a rectangle";
-      heights.insert(b[1] - b[0] + 1);
-      widths.insert(b[3] - b[2] + 1);
-    }
-    // rows x cols blocks of (nearly) equal size, in either orientation
-    const std::uint64_t side = m - 2;
-    for (std::uint64_t h : heights) EXPECT_TRUE(h * rows == side || h * cols == side) << n << ": height " << h;
-    for (std::uint64_t w : widths) EXPECT_TRUE(w * rows == side || w * cols == side) << n << ": width " << w;
-  }
-  EXPECT_TRUE(ConnectivityPartitioner{}.aligned(g, none, 4).empty()) << "no temporaries: left to bisection";
-  // Without heap arrays there is nothing to align.
-  Analyzer<> plain;
-  const ValueGraph untracked = stencil_graph(m, plain);
-  EXPECT_TRUE(ConnectivityPartitioner{}.aligned(untracked, std::vector<std::uint8_t>(untracked.vertex_count(), 0), 4).empty());
-}
-
-// On the LULESH-like mesh the aligned start keeps each element with its
-// temporaries: lower estimates than the searches without it.
-TEST(ConnectivityPartitioner, AlignedStartLowersMeshEstimates) {
-  const auto profile = hex_mesh(12, 2, /*heap_arrays=*/true);
-  ConnectivityPartitioner with, without;
-  with.bisection_start = without.bisection_start = false;  // as for large graphs
-  without.aligned_start = false;
-  Estimator<Analyzer<>::ProfileType, DensityDistanceScorer, ConnectivityPartitioner> aligned(profile, {}, with);
-  Estimator<Analyzer<>::ProfileType, DensityDistanceScorer, ConnectivityPartitioner> searched(profile, {}, without);
-  for (int n : {8, 27}) EXPECT_LT(aligned.estimate(n).total_bytes(), searched.estimate(n).total_bytes()) << n;
-}
-
 TEST(ConnectivityPartitioner, MetisStartImprovesMeshPartitions) {
   const auto profile = hex_mesh(10, 2);
   ConnectivityPartitioner bisection_only, any_gain;

@@ -54,10 +54,6 @@ ABSL_FLAG(std::string, partitioner, "auto",
 ABSL_FLAG(double, edge_penalty, commanalyzer::ConnectivityPartitioner{}.edge_penalty,
           "connectivity partitioner: weight of the normalised edge cut added to the connectivity (0 = pure "
           "connectivity; higher = prefer axis-aligned blocks)");
-ABSL_FLAG(bool, aligned_start, commanalyzer::ConnectivityPartitioner{}.aligned_start,
-          "connectivity partitioner: on mesh-like graphs whose loop temporaries do a quarter of the work or "
-          "more, also try the aligned start (arrays of one length distributed alike, cut into slabs of a "
-          "spectral embedding, each loop body's temporaries kept together; the process grids of SPMD codes)");
 ABSL_FLAG(bool, singleton_degree_floor, true,
           "singletons must also be used by (or computed from) at least sqrt(#vertices) others; off = the "
           "paper's relative score alone");
@@ -218,7 +214,6 @@ int report(const ProfileT& profile, const std::vector<int>& procs) {
   std::string partitioner = absl::GetFlag(FLAGS_partitioner);
   ConnectivityPartitioner connectivity;
   connectivity.edge_penalty = absl::GetFlag(FLAGS_edge_penalty);
-  connectivity.aligned_start = absl::GetFlag(FLAGS_aligned_start);
   if (partitioner == "auto") {
     // Past ~16 million value uses recursive bisection of a mesh takes many
     // minutes: there the connectivity refinement starts from METIS's

@@ -19,11 +19,6 @@
 // (clusters of vertices refined at coarser levels); the partition of
 // clearly lower connectivity wins (on meshes past ~16 M value uses, the
 // METIS start alone: bisection of graphs that large takes many minutes).
-// Where the graph has heap arrays, the aligned start (aligned_start.h:
-// arrays of one length distributed alike, spectral slabs, each loop body's
-// temporaries kept together) competes too, and wins unless clearly worse: on
-// LULESH-style meshes it finds the MPI code's cube blocks, which the
-// searches above miss by 10-20 %.
 // Balance is on work (source uses computed in the region) plus one per
 // vertex, separately for every large heap array (SPMD: every process owns a
 // share of every distributed array, even when the arrays never interact,
@@ -50,7 +45,6 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
-#include "commanalyzer/aligned_start.h"
 #include "commanalyzer/partitioner.h"
 #include "commanalyzer/value_graph.h"
 
@@ -79,20 +73,12 @@ struct ConnectivityPartitioner {
   bool metis_start = true;      // METIS's k-way volume partition: always without bisection, else on mesh-like graphs
   double metis_start_max_degree = 64;  // mesh-like: mean degree among distributed vertices in [1, this]
   bool multilevel_refinement = true;  // METIS's start: also refine clusters of vertices (a V-cycle)
-  bool aligned_start = true;  // on mesh-like graphs: the aligned start (aligned_start.h)
-  AlignedStart aligned_options;  // its settings
   double margin = 0.04;  // a partition gives way only to one of lower connectivity by more than this share
   // Past this many recorded value uses (profile.flows.source_count())
   // recursive bisection takes many minutes; callers switch it off there.
   static constexpr std::size_t kBisectionUseLimit = 16'000'000;
   static constexpr std::uint64_t kScale = 1024;  // integer gains: net weights x kScale
   static constexpr int kMaxConstraints = 16;
-
-  // The aligned start alone (aligned_start.h); empty where it does not apply.
-  std::vector<ProcId> aligned(const ValueGraph& graph, const std::vector<std::uint8_t>& excluded, int nparts) const {
-    const Run run(*this, graph, excluded);
-    return aligned_options.partition(graph, excluded, run.hypergraph(), nparts);
-  }
 
   // Does partition() start with recursive bisection on this graph?
   bool bisects(const ValueGraph& graph, const std::vector<std::uint8_t>& excluded) const {
@@ -285,8 +271,6 @@ struct ConnectivityPartitioner {
       const int k0 = k / 2, common = std::gcd(k0, k);
       return path + std::to_string(k0 / common) + "/" + std::to_string(k / common);
     }
-
-    HypergraphView hypergraph() const { return {net_offsets, net_pins, net_weight, vertex_offsets, vertex_nets}; }
 
     // vertex_offsets / vertex_nets (vertex -> its nets, in net order) from
     // the nets' pins.
@@ -945,20 +929,6 @@ class ConnectivityPartitioner::Prepared {
     if (!clearly_below(cost, metis_cost, options_.margin)) {
       run.owner = std::move(metis);
       cost = metis_cost;
-    }
-    // The aligned start (arrays distributed alike, slabs of a spectral
-    // embedding; aligned_start.h) keeps each element's values and
-    // temporaries together, which neither search above does; it is taken
-    // unless the partition so far is clearly better.
-    if (options_.aligned_start) {
-      std::vector<ProcId> aligned = options_.aligned_options.partition(graph_, excluded_, run.hypergraph(), nparts);
-      if (!aligned.empty()) {
-        const Gain aligned_cost = run.connectivity(aligned);
-        if (!clearly_below(cost, aligned_cost, options_.margin)) {
-          run.owner = std::move(aligned);
-          cost = aligned_cost;
-        }
-      }
     }
     if (bisected.empty() || clearly_below(cost, run.connectivity(bisected), options_.margin)) return run.owner;
     return bisected;
