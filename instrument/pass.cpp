@@ -55,6 +55,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Analysis/GlobalsModRef.h"
 #include "llvm/IR/CFG.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -68,6 +69,8 @@
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/GVN.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "runtime_abi.h"
 
@@ -305,7 +308,7 @@ struct Runtime {
                                    NoUnwind);
     };
     Load = fn("__ca_load", I64, {Ptr, I32});
-    Store = fn("__ca_store", Void, {Ptr, I32, I64});
+    Store = fn("__ca_store", I64, {Ptr, I32, I64});
     Clear = fn("__ca_clear", Void, {Ptr, I64});
     MemCpy = fn("__ca_memcpy", Void, {Ptr, Ptr, I64});
     MemSet = fn("__ca_memset", Void, {Ptr, I64});
@@ -383,8 +386,10 @@ public:
     }
     computeLeafy(Insts);
     computeNeeded(Insts);
+    computeForwarding(Insts);
     emitPrologue();
     for (Instruction *I : Insts) {
+      CurrentUse = {I, nullptr};
       visit(*I);
       if (OwnDecision.count(I))
         computeDecisionShadow(*I);
@@ -395,11 +400,13 @@ public:
     for (auto [Orig, Shadow] : PendingPhis)
       for (unsigned K = 0, E = Orig->getNumIncomingValues(); K != E; ++K) {
         BasicBlock *In = Orig->getIncomingBlock(K);
+        CurrentUse = {Orig, &Orig->getOperandUse(K)};
         Shadow->addIncoming(shadowOf(Orig->getIncomingValue(K)), In);
       }
     for (auto [Orig, Shadow] : PendingDecisionPhis)
       for (unsigned K = 0, E = Orig->getNumIncomingValues(); K != E; ++K) {
         BasicBlock *In = Orig->getIncomingBlock(K);
+        CurrentUse = {Orig, &Orig->getOperandUse(K)};
         Shadow->addIncoming(decisionShadowOf(Orig->getIncomingValue(K)), In);
       }
   }
@@ -421,6 +428,20 @@ private:
   DenseMap<Value *, std::pair<Value *, Value *>> UnionOperands;
   SmallVector<std::pair<PHINode *, PHINode *>, 16> PendingPhis;
 
+  // Store-to-use forwarding (DESIGN.md, "Optimizer independence"): once a
+  // computed register value has been stored, the uses of that register the
+  // store dominates stand for the stored instance, as a reload would at
+  // -O0. Forwarded: (user, value) -> the nearest dominating store of value
+  // (non-phi users); ForwardedPhi: the same for a phi's incoming use (it
+  // happens at the end of the incoming block). StoredLabels: a store ->
+  // the label __ca_store returned, once the store has been visited.
+  DenseMap<std::pair<Instruction *, Value *>, StoreInst *> Forwarded;
+  DenseMap<const Use *, StoreInst *> ForwardedPhi;
+  DenseMap<StoreInst *, Value *> StoredLabels;
+  // The use whose label shadowOf gives: the instruction being visited (and
+  // for a phi, which incoming use).
+  std::pair<Instruction *, const Use *> CurrentUse = {nullptr, nullptr};
+
   Constant *zero() { return ConstantInt::get(RT.I64, 0); }
   Constant *computedBit() { return ConstantInt::get(RT.I64, kComputedBit); }
   static bool isZero(Value *L) {
@@ -433,8 +454,72 @@ private:
   Value *shadowOf(Value *V) {
     if (!isDataType(V->getType()))
       return zero();
+    if (Value *L = forwardedLabel(V))
+      return L;
     auto It = Shadows.find(V);
     return It == Shadows.end() ? zero() : It->second;
+  }
+
+  // The label of the instance a dominating store of V made, if the current
+  // use (CurrentUse) is one.
+  Value *forwardedLabel(Value *V) {
+    auto [User, U] = CurrentUse;
+    if (!User || (Forwarded.empty() && ForwardedPhi.empty()))
+      return nullptr;
+    StoreInst *S = nullptr;
+    if (U) {
+      if (U->get() != V)
+        return nullptr;
+      auto It = ForwardedPhi.find(U);
+      if (It != ForwardedPhi.end())
+        S = It->second;
+    } else if (auto It = Forwarded.find({User, V}); It != Forwarded.end()) {
+      S = It->second;
+    }
+    if (!S)
+      return nullptr;
+    auto L = StoredLabels.find(S);
+    return L == StoredLabels.end() ? nullptr : L->second;
+  }
+
+  // Which uses take a store's instance (see Forwarded). Only stores whose
+  // label is worth replacing: a value computed here (not a load, whose
+  // label is already the leaf the store replicates), of a data type without
+  // pointer fields, stored in one piece. Dominance is decided here, before
+  // the instrumentation splits blocks.
+  void computeForwarding(ArrayRef<Instruction *> Insts) {
+    SmallVector<StoreInst *, 32> Stores;
+    for (Instruction *I : Insts) {
+      auto *SI = dyn_cast<StoreInst>(I);
+      if (!SI || !instrumentedAddress(SI->getPointerOperand()))
+        continue;
+      Value *V = SI->getValueOperand();
+      Type *T = V->getType();
+      if (!isDataType(T) || hasPointer(T) || isa<LoadInst>(V) ||
+          !(isa<Instruction>(V) || isa<Argument>(V)) ||
+          DL.getTypeStoreSize(T).getFixedValue() > kMaxAccess ||
+          V->hasOneUse())
+        continue;
+      Stores.push_back(SI);
+    }
+    if (Stores.empty())
+      return;
+    DominatorTree DT(F);
+    // Insts is in reverse post order: of two stores that both dominate a
+    // use, the later one is dominated by the earlier, and wins.
+    for (StoreInst *SI : Stores) {
+      Value *V = SI->getValueOperand();
+      for (Use &U : V->uses()) {
+        auto *User = dyn_cast<Instruction>(U.getUser());
+        if (!User || User == SI || !Reachable.count(User->getParent()) ||
+            !DT.dominates(SI, U))
+          continue;
+        if (isa<PHINode>(User))
+          ForwardedPhi[&U] = SI;
+        else
+          Forwarded[{User, V}] = SI;
+      }
+    }
   }
 
   // Protocol calls need their arguments' labels; stores, returns and atomic
@@ -561,15 +646,46 @@ private:
   // structure, like an index used as an address.
   static bool isLoopControl(Value *C) {
     auto *Cmp = dyn_cast<ICmpInst>(C);
-    if (!Cmp)
-      return false;
-    Value *A = Cmp->getOperand(0), *B = Cmp->getOperand(1);
-    if (isInduction(A) || isInduction(B))
-      return true;
-    auto bound = [](Value *X) {
-      return isa<Constant>(X) || boundsInduction(X);
-    };
-    return bound(A) && bound(B);
+    if (Cmp) {
+      Value *A = Cmp->getOperand(0), *B = Cmp->getOperand(1);
+      if (isInduction(A) || isInduction(B))
+        return true;
+      auto bound = [](Value *X) {
+        return isa<Constant>(X) || boundsInduction(X);
+      };
+      if (bound(A) && bound(B))
+        return true;
+    }
+    return computedFromBounds(C);
+  }
+
+  // C is integer arithmetic on loop bounds and induction variables only:
+  // the trip-count tests a runtime-unrolled loop adds above -O1
+  // (`((hi - lo) & 3) == 0`, `hi + ~lo < 3` on CSR row bounds) are loop
+  // control as much as the loop's own exit test, which -O0 and -O1 have
+  // alone.
+  static bool computedFromBounds(Value *C) {
+    SmallVector<Value *, 16> Work = {C};
+    SmallPtrSet<Value *, 16> Seen;
+    bool AnyBound = false;
+    while (!Work.empty()) {
+      Value *V = Work.pop_back_val();
+      if (!Seen.insert(V).second || isa<Constant>(V))
+        continue;
+      if (Seen.size() > 32 || !V->getType()->isIntOrIntVectorTy())
+        return false;
+      auto *I = dyn_cast<Instruction>(V);
+      if (I && (isa<BinaryOperator>(I) || isa<ICmpInst>(I) ||
+                isa<CastInst>(I) || isa<FreezeInst>(I))) {
+        for (Value *Op : I->operands())
+          Work.push_back(Op);
+        continue;
+      }
+      if (!isInduction(V) && !boundsInduction(V))
+        return false;
+      AnyBound = true;
+    }
+    return AnyBound;
   }
 
   // X (or a cast of X) starts an induction variable or is compared with one.
@@ -1097,12 +1213,15 @@ private:
     return L;
   }
 
-  void emitStoreHook(IRBuilder<> &B, Value *Addr, uint64_t Size, Value *L) {
+  // Returns the label __ca_store gave for the last piece.
+  Value *emitStoreHook(IRBuilder<> &B, Value *Addr, uint64_t Size, Value *L) {
+    Value *Stored = L;
     for (uint64_t Off = 0; Off < Size; Off += kMaxAccess) {
       Value *P = offset(B, Addr, Off);
-      B.CreateCall(RT.Store,
-                   {P, B.getInt32(std::min(kMaxAccess, Size - Off)), L});
+      Stored = B.CreateCall(RT.Store,
+                            {P, B.getInt32(std::min(kMaxAccess, Size - Off)), L});
     }
+    return Stored;
   }
 
   bool instrumentedAddress(Value *Addr) {
@@ -1195,7 +1314,8 @@ private:
     if (!isDataType(T)) { // a pointer: kills what was there
       B.CreateCall(RT.Clear, {Addr, B.getInt64(Size)});
     } else if (!hasPointer(T)) {
-      emitStoreHook(B, Addr, Size, shadowOf(V));
+      Value *Stored = emitStoreHook(B, Addr, Size, shadowOf(V));
+      StoredLabels[&SI] = Stored;
     } else {
       Value *L = shadowOf(V);
       forEachLeaf(T, 0, [&](Type *Leaf, uint64_t Off) {
@@ -1328,7 +1448,7 @@ private:
 };
 
 struct CommAnalyzerPass : PassInfoMixin<CommAnalyzerPass> {
-  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
     SmallVector<Function *, 32> Work;
     for (Function &F : M)
       if (!F.isDeclaration() && !isRuntimeName(F.getName()) &&
@@ -1336,6 +1456,23 @@ struct CommAnalyzerPass : PassInfoMixin<CommAnalyzerPass> {
         Work.push_back(&F);
     if (Work.empty())
       return PreservedAnalyses::all();
+    // Locals are registers at every -O level (DESIGN.md, "Optimizer
+    // independence": stack temporaries are private to their process). At
+    // -O0 they are still allocas, and every function is optnone, which
+    // makes the pass managers skip SROA; run it here directly. Above -O0
+    // it finds (almost) nothing left to do.
+    FunctionAnalysisManager &FAM =
+        MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+    // SimplifyCFG then turns `if (d > m) m = d;` into the select that every
+    // higher level makes of it (a select is data, a branch a decision).
+    for (Function *F : Work) {
+      PreservedAnalyses PA = SROAPass(SROAOptions::PreserveCFG).run(*F, FAM);
+      FAM.invalidate(*F, PA);
+      if (F->hasOptNone()) {
+        PA = SimplifyCFGPass().run(*F, FAM);
+        FAM.invalidate(*F, PA);
+      }
+    }
     Runtime RT(M);
     for (Function *F : Work)
       FunctionInstrumenter(*F, RT).run();

@@ -248,9 +248,9 @@ ca_label __ca_load(const void* addr, uint32_t size) {
   return analyzer().load(address(addr), size);
 }
 
-void __ca_store(void* addr, uint32_t size, ca_label label) {
+ca_label __ca_store(void* addr, uint32_t size, ca_label label) {
   InRuntime guard;
-  analyzer().store(address(addr), size, label);
+  return analyzer().store(address(addr), size, label);
 }
 
 void __ca_clear(void* addr, uint64_t size) {

@@ -250,12 +250,12 @@ static void fill(void* addr, uint64_t size, uint64_t id) {
     set_word(w, id);
 }
 
-void __ca_store(void* addr, uint32_t size, ca_label label) {
-  if (!size) return;
+ca_label __ca_store(void* addr, uint32_t size, ca_label label) {
+  if (!size) return label;
   if (label && !(label & (CA_COMPUTED_BIT | CA_NODE_BIT | CA_PAIR_BIT))) {
     fprintf(trace(), "COPY %llu\n", (unsigned long long)label);
     fill(addr, size, label);
-    return;
+    return label;
   }
   static Vec s;
   uint64_t id = next_id++;
@@ -265,6 +265,7 @@ void __ca_store(void* addr, uint32_t size, ca_label label) {
     fprintf(trace(), " %llu", (unsigned long long)s.v[i]);
   fputc('\n', trace());
   fill(addr, size, id);
+  return id;
 }
 
 void __ca_clear(void* addr, uint64_t size) {

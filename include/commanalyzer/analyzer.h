@@ -112,13 +112,15 @@ class Analyzer {
   Label join(Label a, Label b) { return slicer_.join(a, b); }
   Label compute(Label a) const { return a | kComputedBit; }
 
-  void store(Address addr, std::uint32_t size, Label label) {
+  // Returns the leaf label of the instance the location now holds (the
+  // replicated one, or the new one): what a reload would give.
+  Label store(Address addr, std::uint32_t size, Label label) {
     ++stats_.stores;
     const auto [first, last] = words_of<kWordBytes>(addr, size);
     if (const ValueId copy = slicer_.leaf_value(label); copy != kNoValue) {
       ++stats_.replications;
       assign_words(first, last, copy);
-      return;
+      return label;
     }
     ++stats_.creations;
     slicer_.flatten(label, sources_);
@@ -135,6 +137,7 @@ class Analyzer {
     const ValueId v = new_value(addr, size, /*input=*/false, vertex);
     if (counting_ && !sources_.empty()) profile_.flows.append(v, sources_);
     assign_words(first, last, v);
+    return slicer_.leaf(v);
   }
 
   // A branch or switch at static `site` decided by data `label`. Every SPMD
