@@ -53,6 +53,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Analysis/GlobalsModRef.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Dominators.h"
@@ -69,6 +70,9 @@
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/GVN.h"
+#include "llvm/Transforms/Scalar/LoopIdiomRecognize.h"
+#include "llvm/Transforms/Scalar/LoopPassManager.h"
+#include "llvm/Transforms/Scalar/LoopRotation.h"
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
@@ -83,6 +87,7 @@ namespace {
 constexpr uint64_t kComputedBit = CA_COMPUTED_BIT;
 constexpr unsigned kMaxArgLabels = CA_MAX_ARG_LABELS;
 constexpr uint64_t kMaxAccess = 64;  // largest size __ca_load/__ca_store take
+constexpr uint64_t kMaxStackTemporary = CA_MAX_STACK_TEMPORARY;
 // The runtime's shadow memory as the inline load path sees it
 // (CA_SHADOW_*, __ca_shadow_cache).
 constexpr uint64_t kShadowWordShift = 2;  // log2(CA_SHADOW_WORD_BYTES)
@@ -281,7 +286,7 @@ Rule ruleFor(const Instruction &I, SmallVectorImpl<Value *> &Ops) {
 struct Runtime {
   Type *I32, *I64, *Ptr;
   ArrayType *ArgLabelsTy;
-  FunctionCallee Load, Store, Clear, MemCpy, MemSet, Union, Use;
+  FunctionCallee Load, Store, Clear, MemCpy, MemSet, Union, Use, StackTemp, StackMem;
   GlobalVariable *ArgLabels, *ArgCallee, *RetLabel, *RetValid;
   StructType *CacheEntryTy;
   ArrayType *CacheTy;
@@ -314,6 +319,8 @@ struct Runtime {
     MemSet = fn("__ca_memset", Void, {Ptr, I64});
     Union = fn("__ca_union", I64, {I64, I64});
     Use = fn("__ca_use", Void, {I64, I32});
+    StackTemp = fn("__ca_stack_temp", Void, {Ptr, I64});
+    StackMem = fn("__ca_stack_mem", Void, {Ptr, I64});
     ArgLabelsTy = ArrayType::get(I64, kMaxArgLabels);
     ArgLabels = tls(M, "__ca_arg_labels", ArgLabelsTy);
     ArgCallee = tls(M, "__ca_arg_callee", Ptr);
@@ -388,6 +395,9 @@ public:
     computeNeeded(Insts);
     computeForwarding(Insts);
     emitPrologue();
+    for (Instruction *I : Insts)
+      if (auto *AI = dyn_cast<AllocaInst>(I))
+        announceLocal(*AI);
     for (Instruction *I : Insts) {
       CurrentUse = {I, nullptr};
       visit(*I);
@@ -482,6 +492,32 @@ private:
     return L == StoredLabels.end() ? nullptr : L->second;
   }
 
+  // The static size of a small local (a temporary, runtime_abi.h), or 0.
+  uint64_t temporarySize(const AllocaInst &AI) const {
+    std::optional<TypeSize> Size = AI.getAllocationSize(DL);
+    if (!Size || Size->isScalable() || Size->getFixedValue() == 0 ||
+        Size->getFixedValue() > kMaxStackTemporary)
+      return 0;
+    return Size->getFixedValue();
+  }
+
+  // Tell the runtime about a local still in memory (runtime_abi.h): a small
+  // one is a temporary that holds labels, like the registers it would be
+  // in at a higher -O level or once its loops are unrolled.
+  void announceLocal(AllocaInst &AI) {
+    if (AI.use_empty() || !instrumentedAddress(&AI))
+      return;
+    IRBuilder<> B(AI.getNextNode());
+    if (uint64_t Size = temporarySize(AI)) {
+      B.CreateCall(RT.StackTemp, {&AI, B.getInt64(Size)});
+      return;
+    }
+    Value *Size = B.getInt64(DL.getTypeAllocSize(AI.getAllocatedType()));
+    if (AI.isArrayAllocation())
+      Size = B.CreateMul(Size, B.CreateZExtOrTrunc(AI.getArraySize(), RT.I64));
+    B.CreateCall(RT.StackMem, {&AI, Size});
+  }
+
   // Which uses take a store's instance (see Forwarded). Only stores whose
   // label is worth replacing: a value computed here (not a load, whose
   // label is already the leaf the store replicates), of a data type without
@@ -495,6 +531,11 @@ private:
         continue;
       Value *V = SI->getValueOperand();
       Type *T = V->getType();
+      // A store into a temporary keeps the label: no instance to stand for.
+      if (auto *AI = dyn_cast<AllocaInst>(
+              getUnderlyingObject(SI->getPointerOperand()));
+          AI && temporarySize(*AI))
+        continue;
       if (!isDataType(T) || hasPointer(T) || isa<LoadInst>(V) ||
           !(isa<Instruction>(V) || isa<Argument>(V)) ||
           DL.getTypeStoreSize(T).getFixedValue() > kMaxAccess ||
@@ -689,11 +730,22 @@ private:
   }
 
   // X (or a cast of X) starts an induction variable or is compared with one.
+  // A load counts with the other loads of its address: at -O0 a rotated
+  // loop's guard loads its bound once more (`p < rowptr[i + 1]` before the
+  // loop and in its latch; nothing proves that the body keeps it).
   static bool boundsInduction(Value *X) {
-    SmallVector<Value *, 4> Forms = {X};
-    for (User *U : X->users())
-      if (isa<CastInst>(U))
-        Forms.push_back(U);
+    SmallVector<Value *, 4> Loads = {X};
+    if (auto *LI = dyn_cast<LoadInst>(X))
+      for (User *U : LI->getPointerOperand()->users())
+        if (auto *Other = dyn_cast<LoadInst>(U);
+            Other && Other != LI && Other->getType() == LI->getType() &&
+            Other->getPointerOperand() == LI->getPointerOperand())
+          Loads.push_back(Other);
+    SmallVector<Value *, 4> Forms(Loads.begin(), Loads.end());
+    for (Value *L : Loads)
+      for (User *U : L->users())
+        if (isa<CastInst>(U))
+          Forms.push_back(U);
     for (Value *Form : Forms)
       for (User *U : Form->users()) {
         if (auto *P = dyn_cast<PHINode>(U); P && isInduction(P))
@@ -1279,13 +1331,21 @@ private:
     return Off ? B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Addr, Off) : Addr;
   }
 
+  // A load from a constant global (`static const int corner[8][3]`, a
+  // string literal) reads a constant, as the optimizer makes of it whenever
+  // the index becomes constant (after unrolling): label 0, no value.
+  static bool readsConstant(Value *Addr) {
+    auto *GV = dyn_cast<GlobalVariable>(getUnderlyingObject(Addr));
+    return GV && GV->isConstant() && GV->hasDefinitiveInitializer();
+  }
+
   // Every data load calls the hook, needed or not: the first load of a
   // location creates an input value there (DESIGN.md). Pointer fields of a
   // mixed aggregate are not loaded as data.
   void visitLoad(LoadInst &LI) {
     Type *T = LI.getType();
     Value *Addr = LI.getPointerOperand();
-    if (!isDataType(T) || !instrumentedAddress(Addr))
+    if (!isDataType(T) || !instrumentedAddress(Addr) || readsConstant(Addr))
       return;
     IRBuilder<> B(LI.getNextNode());
     if (!hasPointer(T)) {
@@ -1463,15 +1523,30 @@ struct CommAnalyzerPass : PassInfoMixin<CommAnalyzerPass> {
     // it finds (almost) nothing left to do.
     FunctionAnalysisManager &FAM =
         MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
-    // SimplifyCFG then turns `if (d > m) m = d;` into the select that every
-    // higher level makes of it (a select is data, a branch a decision).
+    // At -O0 (optnone, lifted meanwhile), EarlyCSE, InstCombine,
+    // SimplifyCFG and LoopIdiomRecognize then do what every higher level
+    // does first: `1.0 * v` is a copy of v, not a computation; `if (d > m)
+    // m = d;` a select (data), not a branch (a decision); a zeroing loop a
+    // memset, which numbers its values array by array.
     for (Function *F : Work) {
-      PreservedAnalyses PA = SROAPass(SROAOptions::PreserveCFG).run(*F, FAM);
-      FAM.invalidate(*F, PA);
-      if (F->hasOptNone()) {
-        PA = SimplifyCFGPass().run(*F, FAM);
-        FAM.invalidate(*F, PA);
+      const bool OptNone = F->hasOptNone();
+      FunctionPassManager FPM;
+      FPM.addPass(SROAPass(SROAOptions::PreserveCFG));
+      if (OptNone) {
+        F->removeFnAttr(Attribute::OptimizeNone);
+        FPM.addPass(EarlyCSEPass(/*UseMemorySSA=*/false));
+        FPM.addPass(InstCombinePass());
+        FPM.addPass(SimplifyCFGPass());
+        LoopPassManager LPM;
+        LPM.addPass(LoopRotatePass());
+        LPM.addPass(LoopIdiomRecognizePass());
+        FPM.addPass(createFunctionToLoopPassAdaptor(std::move(LPM)));
+        FPM.addPass(EarlyCSEPass(/*UseMemorySSA=*/false)); // the guard's copies
       }
+      PreservedAnalyses PA = FPM.run(*F, FAM);
+      FAM.invalidate(*F, PA);
+      if (OptNone)
+        F->addFnAttr(Attribute::OptimizeNone);
     }
     Runtime RT(M);
     for (Function *F : Work)

@@ -55,6 +55,17 @@ ca_label __ca_load(const void* addr, uint32_t size);
 ca_label __ca_store(void* addr, uint32_t size, ca_label label);
 // A store of pointer-typed data: structure, not a value; kills what was there.
 void __ca_clear(void* addr, uint64_t size);
+// Locals still in memory (allocas): __ca_stack_temp announces a small one,
+// a temporary the optimizer could keep in registers (at most
+// CA_MAX_STACK_TEMPORARY bytes); __ca_stack_mem any other. Called where the
+// local is allocated, every time. A temporary holds labels, as a register
+// does: a store into it keeps the stored label (and returns it), a load gives
+// it back, no value instance is created or read (DESIGN.md, "Optimizer
+// independence": stack temporaries are private to their process). Its
+// words hold label 0 until stored.
+#define CA_MAX_STACK_TEMPORARY 512
+void __ca_stack_temp(void* addr, uint64_t size);
+void __ca_stack_mem(void* addr, uint64_t size);
 // memcpy/memmove: values are replicated, not created.
 void __ca_memcpy(void* dst, const void* src, uint64_t size);
 // memset: new constant values.
