@@ -40,10 +40,17 @@
 // in the -O0 pipeline (buildO0DefaultPipeline invokes it), so one
 // registration covers -O0 and -O1..-O3. The pass is a module pass marked
 // isRequired(), so `optnone` (which -O0 puts on every function) does not skip
-// it. At -O0 locals live in allocas and are simply tracked as memory. Above
-// -O0, a few general passes (EarlyCSE, InstCombine, GVN) then clean up the
-// label code, as clang does after MemorySanitizer; alias-scope metadata
-// tells them that the runtime's memory and the program's never overlap.
+// it. The estimate must not depend on the -O level (DESIGN.md, "Optimizer
+// independence"), so before instrumenting, SROA promotes locals on every
+// function, and at -O0 (optnone lifted meanwhile) EarlyCSE, InstCombine,
+// SimplifyCFG and LoopRotate + LoopIdiomRecognize do what -O1 does first;
+// locals still in memory are announced to the runtime (small ones are stack
+// temporaries holding labels); a store of a computed register gives the
+// uses it dominates the stored instance's label (computeForwarding); loads
+// from constant globals are constants. Above -O0, a few general passes
+// (EarlyCSE, InstCombine, GVN) then clean up the label code, as clang does
+// after MemorySanitizer; alias-scope metadata tells them that the runtime's
+// memory and the program's never overlap.
 //
 //===----------------------------------------------------------------------===//
 
