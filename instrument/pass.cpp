@@ -40,10 +40,17 @@
 // in the -O0 pipeline (buildO0DefaultPipeline invokes it), so one
 // registration covers -O0 and -O1..-O3. The pass is a module pass marked
 // isRequired(), so `optnone` (which -O0 puts on every function) does not skip
-// it. At -O0 locals live in allocas and are simply tracked as memory. Above
-// -O0, a few general passes (EarlyCSE, InstCombine, GVN) then clean up the
-// label code, as clang does after MemorySanitizer; alias-scope metadata
-// tells them that the runtime's memory and the program's never overlap.
+// it. The estimate must not depend on the -O level (DESIGN.md, "Optimizer
+// independence"), so before instrumenting, SROA promotes locals on every
+// function, and at -O0 (optnone lifted meanwhile) EarlyCSE, InstCombine,
+// SimplifyCFG and LoopRotate + LoopIdiomRecognize do what -O1 does first;
+// locals still in memory are announced to the runtime (small ones are stack
+// temporaries holding labels); a store of a computed register gives the
+// uses it dominates the stored instance's label (computeForwarding); loads
+// from constant globals are constants. Above -O0, a few general passes
+// (EarlyCSE, InstCombine, GVN) then clean up the label code, as clang does
+// after MemorySanitizer; alias-scope metadata tells them that the runtime's
+// memory and the program's never overlap.
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,8 +60,10 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Analysis/GlobalsModRef.h"
 #include "llvm/IR/CFG.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -68,6 +77,11 @@
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/GVN.h"
+#include "llvm/Transforms/Scalar/LoopIdiomRecognize.h"
+#include "llvm/Transforms/Scalar/LoopPassManager.h"
+#include "llvm/Transforms/Scalar/LoopRotation.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 #include "runtime_abi.h"
@@ -81,6 +95,7 @@ namespace {
 constexpr uint64_t kComputedBit = CA_COMPUTED_BIT;
 constexpr unsigned kMaxArgLabels = CA_MAX_ARG_LABELS;
 constexpr uint64_t kMaxAccess = 64;  // largest size __ca_load/__ca_store take
+constexpr uint64_t kMaxStackTemporary = CA_MAX_STACK_TEMPORARY;
 // The runtime's shadow memory as the inline load path sees it
 // (CA_SHADOW_*, __ca_shadow_cache).
 constexpr uint64_t kShadowWordShift = 2;  // log2(CA_SHADOW_WORD_BYTES)
@@ -279,7 +294,7 @@ Rule ruleFor(const Instruction &I, SmallVectorImpl<Value *> &Ops) {
 struct Runtime {
   Type *I32, *I64, *Ptr;
   ArrayType *ArgLabelsTy;
-  FunctionCallee Load, Store, Clear, MemCpy, MemSet, Union, Use;
+  FunctionCallee Load, Store, Clear, MemCpy, MemSet, Union, Use, StackTemp, StackMem;
   GlobalVariable *ArgLabels, *ArgCallee, *RetLabel, *RetValid;
   StructType *CacheEntryTy;
   ArrayType *CacheTy;
@@ -306,12 +321,14 @@ struct Runtime {
                                    NoUnwind);
     };
     Load = fn("__ca_load", I64, {Ptr, I32});
-    Store = fn("__ca_store", Void, {Ptr, I32, I64});
+    Store = fn("__ca_store", I64, {Ptr, I32, I64});
     Clear = fn("__ca_clear", Void, {Ptr, I64});
     MemCpy = fn("__ca_memcpy", Void, {Ptr, Ptr, I64});
     MemSet = fn("__ca_memset", Void, {Ptr, I64});
     Union = fn("__ca_union", I64, {I64, I64});
     Use = fn("__ca_use", Void, {I64, I32});
+    StackTemp = fn("__ca_stack_temp", Void, {Ptr, I64});
+    StackMem = fn("__ca_stack_mem", Void, {Ptr, I64});
     ArgLabelsTy = ArrayType::get(I64, kMaxArgLabels);
     ArgLabels = tls(M, "__ca_arg_labels", ArgLabelsTy);
     ArgCallee = tls(M, "__ca_arg_callee", Ptr);
@@ -384,8 +401,13 @@ public:
     }
     computeLeafy(Insts);
     computeNeeded(Insts);
+    computeForwarding(Insts);
     emitPrologue();
+    for (Instruction *I : Insts)
+      if (auto *AI = dyn_cast<AllocaInst>(I))
+        announceLocal(*AI);
     for (Instruction *I : Insts) {
+      CurrentUse = {I, nullptr};
       visit(*I);
       if (OwnDecision.count(I))
         computeDecisionShadow(*I);
@@ -396,11 +418,13 @@ public:
     for (auto [Orig, Shadow] : PendingPhis)
       for (unsigned K = 0, E = Orig->getNumIncomingValues(); K != E; ++K) {
         BasicBlock *In = Orig->getIncomingBlock(K);
+        CurrentUse = {Orig, &Orig->getOperandUse(K)};
         Shadow->addIncoming(shadowOf(Orig->getIncomingValue(K)), In);
       }
     for (auto [Orig, Shadow] : PendingDecisionPhis)
       for (unsigned K = 0, E = Orig->getNumIncomingValues(); K != E; ++K) {
         BasicBlock *In = Orig->getIncomingBlock(K);
+        CurrentUse = {Orig, &Orig->getOperandUse(K)};
         Shadow->addIncoming(decisionShadowOf(Orig->getIncomingValue(K)), In);
       }
   }
@@ -422,6 +446,20 @@ private:
   DenseMap<Value *, std::pair<Value *, Value *>> UnionOperands;
   SmallVector<std::pair<PHINode *, PHINode *>, 16> PendingPhis;
 
+  // Store-to-use forwarding (DESIGN.md, "Optimizer independence"): once a
+  // computed register value has been stored, the uses of that register the
+  // store dominates stand for the stored instance, as a reload would at
+  // -O0. Forwarded: (user, value) -> the nearest dominating store of value
+  // (non-phi users); ForwardedPhi: the same for a phi's incoming use (it
+  // happens at the end of the incoming block). StoredLabels: a store ->
+  // the label __ca_store returned, once the store has been visited.
+  DenseMap<std::pair<Instruction *, Value *>, StoreInst *> Forwarded;
+  DenseMap<const Use *, StoreInst *> ForwardedPhi;
+  DenseMap<StoreInst *, Value *> StoredLabels;
+  // The use whose label shadowOf gives: the instruction being visited (and
+  // for a phi, which incoming use).
+  std::pair<Instruction *, const Use *> CurrentUse = {nullptr, nullptr};
+
   Constant *zero() { return ConstantInt::get(RT.I64, 0); }
   Constant *computedBit() { return ConstantInt::get(RT.I64, kComputedBit); }
   static bool isZero(Value *L) {
@@ -434,8 +472,103 @@ private:
   Value *shadowOf(Value *V) {
     if (!isDataType(V->getType()))
       return zero();
+    if (Value *L = forwardedLabel(V))
+      return L;
     auto It = Shadows.find(V);
     return It == Shadows.end() ? zero() : It->second;
+  }
+
+  // The label of the instance a dominating store of V made, if the current
+  // use (CurrentUse) is one.
+  Value *forwardedLabel(Value *V) {
+    auto [User, U] = CurrentUse;
+    if (!User || (Forwarded.empty() && ForwardedPhi.empty()))
+      return nullptr;
+    StoreInst *S = nullptr;
+    if (U) {
+      if (U->get() != V)
+        return nullptr;
+      auto It = ForwardedPhi.find(U);
+      if (It != ForwardedPhi.end())
+        S = It->second;
+    } else if (auto It = Forwarded.find({User, V}); It != Forwarded.end()) {
+      S = It->second;
+    }
+    if (!S)
+      return nullptr;
+    auto L = StoredLabels.find(S);
+    return L == StoredLabels.end() ? nullptr : L->second;
+  }
+
+  // The static size of a small local (a temporary, runtime_abi.h), or 0.
+  uint64_t temporarySize(const AllocaInst &AI) const {
+    std::optional<TypeSize> Size = AI.getAllocationSize(DL);
+    if (!Size || Size->isScalable() || Size->getFixedValue() == 0 ||
+        Size->getFixedValue() > kMaxStackTemporary)
+      return 0;
+    return Size->getFixedValue();
+  }
+
+  // Tell the runtime about a local still in memory (runtime_abi.h): a small
+  // one is a temporary that holds labels, like the registers it would be
+  // in at a higher -O level or once its loops are unrolled.
+  void announceLocal(AllocaInst &AI) {
+    if (AI.use_empty() || !instrumentedAddress(&AI))
+      return;
+    IRBuilder<> B(AI.getNextNode());
+    if (uint64_t Size = temporarySize(AI)) {
+      B.CreateCall(RT.StackTemp, {&AI, B.getInt64(Size)});
+      return;
+    }
+    Value *Size = B.getInt64(DL.getTypeAllocSize(AI.getAllocatedType()));
+    if (AI.isArrayAllocation())
+      Size = B.CreateMul(Size, B.CreateZExtOrTrunc(AI.getArraySize(), RT.I64));
+    B.CreateCall(RT.StackMem, {&AI, Size});
+  }
+
+  // Which uses take a store's instance (see Forwarded). Only stores whose
+  // label is worth replacing: a value computed here (not a load, whose
+  // label is already the leaf the store replicates), of a data type without
+  // pointer fields, stored in one piece. Dominance is decided here, before
+  // the instrumentation splits blocks.
+  void computeForwarding(ArrayRef<Instruction *> Insts) {
+    SmallVector<StoreInst *, 32> Stores;
+    for (Instruction *I : Insts) {
+      auto *SI = dyn_cast<StoreInst>(I);
+      if (!SI || !instrumentedAddress(SI->getPointerOperand()))
+        continue;
+      Value *V = SI->getValueOperand();
+      Type *T = V->getType();
+      // A store into a temporary keeps the label: no instance to stand for.
+      if (auto *AI = dyn_cast<AllocaInst>(
+              getUnderlyingObject(SI->getPointerOperand()));
+          AI && temporarySize(*AI))
+        continue;
+      if (!isDataType(T) || hasPointer(T) || isa<LoadInst>(V) ||
+          !(isa<Instruction>(V) || isa<Argument>(V)) ||
+          DL.getTypeStoreSize(T).getFixedValue() > kMaxAccess ||
+          V->hasOneUse())
+        continue;
+      Stores.push_back(SI);
+    }
+    if (Stores.empty())
+      return;
+    DominatorTree DT(F);
+    // Insts is in reverse post order: of two stores that both dominate a
+    // use, the later one is dominated by the earlier, and wins.
+    for (StoreInst *SI : Stores) {
+      Value *V = SI->getValueOperand();
+      for (Use &U : V->uses()) {
+        auto *User = dyn_cast<Instruction>(U.getUser());
+        if (!User || User == SI || !Reachable.count(User->getParent()) ||
+            !DT.dominates(SI, U))
+          continue;
+        if (isa<PHINode>(User))
+          ForwardedPhi[&U] = SI;
+        else
+          Forwarded[{User, V}] = SI;
+      }
+    }
   }
 
   // Protocol calls need their arguments' labels; stores, returns and atomic
@@ -562,23 +695,65 @@ private:
   // structure, like an index used as an address.
   static bool isLoopControl(Value *C) {
     auto *Cmp = dyn_cast<ICmpInst>(C);
-    if (!Cmp)
-      return false;
-    Value *A = Cmp->getOperand(0), *B = Cmp->getOperand(1);
-    if (isInduction(A) || isInduction(B))
-      return true;
-    auto bound = [](Value *X) {
-      return isa<Constant>(X) || boundsInduction(X);
-    };
-    return bound(A) && bound(B);
+    if (Cmp) {
+      Value *A = Cmp->getOperand(0), *B = Cmp->getOperand(1);
+      if (isInduction(A) || isInduction(B))
+        return true;
+      auto bound = [](Value *X) {
+        return isa<Constant>(X) || boundsInduction(X);
+      };
+      if (bound(A) && bound(B))
+        return true;
+    }
+    return computedFromBounds(C);
+  }
+
+  // C is integer arithmetic on loop bounds and induction variables only:
+  // the trip-count tests a runtime-unrolled loop adds above -O1
+  // (`((hi - lo) & 3) == 0`, `hi + ~lo < 3` on CSR row bounds) are loop
+  // control as much as the loop's own exit test, which -O0 and -O1 have
+  // alone.
+  static bool computedFromBounds(Value *C) {
+    SmallVector<Value *, 16> Work = {C};
+    SmallPtrSet<Value *, 16> Seen;
+    bool AnyBound = false;
+    while (!Work.empty()) {
+      Value *V = Work.pop_back_val();
+      if (!Seen.insert(V).second || isa<Constant>(V))
+        continue;
+      if (Seen.size() > 32 || !V->getType()->isIntOrIntVectorTy())
+        return false;
+      auto *I = dyn_cast<Instruction>(V);
+      if (I && (isa<BinaryOperator>(I) || isa<ICmpInst>(I) ||
+                isa<CastInst>(I) || isa<FreezeInst>(I))) {
+        for (Value *Op : I->operands())
+          Work.push_back(Op);
+        continue;
+      }
+      if (!isInduction(V) && !boundsInduction(V))
+        return false;
+      AnyBound = true;
+    }
+    return AnyBound;
   }
 
   // X (or a cast of X) starts an induction variable or is compared with one.
+  // A load counts with the other loads of its address: at -O0 a rotated
+  // loop's guard loads its bound once more (`p < rowptr[i + 1]` before the
+  // loop and in its latch; nothing proves that the body keeps it).
   static bool boundsInduction(Value *X) {
-    SmallVector<Value *, 4> Forms = {X};
-    for (User *U : X->users())
-      if (isa<CastInst>(U))
-        Forms.push_back(U);
+    SmallVector<Value *, 4> Loads = {X};
+    if (auto *LI = dyn_cast<LoadInst>(X))
+      for (User *U : LI->getPointerOperand()->users())
+        if (auto *Other = dyn_cast<LoadInst>(U);
+            Other && Other != LI && Other->getType() == LI->getType() &&
+            Other->getPointerOperand() == LI->getPointerOperand())
+          Loads.push_back(Other);
+    SmallVector<Value *, 4> Forms(Loads.begin(), Loads.end());
+    for (Value *L : Loads)
+      for (User *U : L->users())
+        if (isa<CastInst>(U))
+          Forms.push_back(U);
     for (Value *Form : Forms)
       for (User *U : Form->users()) {
         if (auto *P = dyn_cast<PHINode>(U); P && isInduction(P))
@@ -1098,12 +1273,15 @@ private:
     return L;
   }
 
-  void emitStoreHook(IRBuilder<> &B, Value *Addr, uint64_t Size, Value *L) {
+  // Returns the label __ca_store gave for the last piece.
+  Value *emitStoreHook(IRBuilder<> &B, Value *Addr, uint64_t Size, Value *L) {
+    Value *Stored = L;
     for (uint64_t Off = 0; Off < Size; Off += kMaxAccess) {
       Value *P = offset(B, Addr, Off);
-      B.CreateCall(RT.Store,
-                   {P, B.getInt32(std::min(kMaxAccess, Size - Off)), L});
+      Stored = B.CreateCall(RT.Store,
+                            {P, B.getInt32(std::min(kMaxAccess, Size - Off)), L});
     }
+    return Stored;
   }
 
   bool instrumentedAddress(Value *Addr) {
@@ -1161,13 +1339,21 @@ private:
     return Off ? B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Addr, Off) : Addr;
   }
 
+  // A load from a constant global (`static const int corner[8][3]`, a
+  // string literal) reads a constant, as the optimizer makes of it whenever
+  // the index becomes constant (after unrolling): label 0, no value.
+  static bool readsConstant(Value *Addr) {
+    auto *GV = dyn_cast<GlobalVariable>(getUnderlyingObject(Addr));
+    return GV && GV->isConstant() && GV->hasDefinitiveInitializer();
+  }
+
   // Every data load calls the hook, needed or not: the first load of a
   // location creates an input value there (DESIGN.md). Pointer fields of a
   // mixed aggregate are not loaded as data.
   void visitLoad(LoadInst &LI) {
     Type *T = LI.getType();
     Value *Addr = LI.getPointerOperand();
-    if (!isDataType(T) || !instrumentedAddress(Addr))
+    if (!isDataType(T) || !instrumentedAddress(Addr) || readsConstant(Addr))
       return;
     IRBuilder<> B(LI.getNextNode());
     if (!hasPointer(T)) {
@@ -1196,7 +1382,8 @@ private:
     if (!isDataType(T)) { // a pointer: kills what was there
       B.CreateCall(RT.Clear, {Addr, B.getInt64(Size)});
     } else if (!hasPointer(T)) {
-      emitStoreHook(B, Addr, Size, shadowOf(V));
+      Value *Stored = emitStoreHook(B, Addr, Size, shadowOf(V));
+      StoredLabels[&SI] = Stored;
     } else {
       Value *L = shadowOf(V);
       forEachLeaf(T, 0, [&](Type *Leaf, uint64_t Off) {
@@ -1359,7 +1546,7 @@ bool registerGlobalArrays(Module &M) {
 }
 
 struct CommAnalyzerPass : PassInfoMixin<CommAnalyzerPass> {
-  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
     const bool Registered = registerGlobalArrays(M);
     SmallVector<Function *, 32> Work;
     for (Function &F : M)
@@ -1368,6 +1555,38 @@ struct CommAnalyzerPass : PassInfoMixin<CommAnalyzerPass> {
         Work.push_back(&F);
     if (Work.empty())
       return Registered ? PreservedAnalyses::none() : PreservedAnalyses::all();
+    // Locals are registers at every -O level (DESIGN.md, "Optimizer
+    // independence": stack temporaries are private to their process). At
+    // -O0 they are still allocas, and every function is optnone, which
+    // makes the pass managers skip SROA; run it here directly. Above -O0
+    // it finds (almost) nothing left to do.
+    FunctionAnalysisManager &FAM =
+        MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+    // At -O0 (optnone, lifted meanwhile), EarlyCSE, InstCombine,
+    // SimplifyCFG and LoopIdiomRecognize then do what every higher level
+    // does first: `1.0 * v` is a copy of v, not a computation; `if (d > m)
+    // m = d;` a select (data), not a branch (a decision); a zeroing loop a
+    // memset, which numbers its values array by array.
+    for (Function *F : Work) {
+      const bool OptNone = F->hasOptNone();
+      FunctionPassManager FPM;
+      FPM.addPass(SROAPass(SROAOptions::PreserveCFG));
+      if (OptNone) {
+        F->removeFnAttr(Attribute::OptimizeNone);
+        FPM.addPass(EarlyCSEPass(/*UseMemorySSA=*/false));
+        FPM.addPass(InstCombinePass());
+        FPM.addPass(SimplifyCFGPass());
+        LoopPassManager LPM;
+        LPM.addPass(LoopRotatePass());
+        LPM.addPass(LoopIdiomRecognizePass());
+        FPM.addPass(createFunctionToLoopPassAdaptor(std::move(LPM)));
+        FPM.addPass(EarlyCSEPass(/*UseMemorySSA=*/false)); // the guard's copies
+      }
+      PreservedAnalyses PA = FPM.run(*F, FAM);
+      FAM.invalidate(*F, PA);
+      if (OptNone)
+        F->addFnAttr(Attribute::OptimizeNone);
+    }
     Runtime RT(M);
     for (Function *F : Work)
       FunctionInstrumenter(*F, RT).run();

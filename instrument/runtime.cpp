@@ -7,6 +7,7 @@
 // status alone: the instrumented program behaves as the original.
 // The program under analysis is sequential; the hooks are not thread-safe.
 #include <malloc.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -120,6 +121,61 @@ namespace {
 std::uintptr_t g_stack_top = 0;     // highest address of the main stack that can hold frames
 std::uintptr_t g_stack_bottom = 0;  // lowest address it may grow to
 
+// ------------------------------------------------------ stack temporaries
+//
+// Small locals the optimizer could keep in registers are registers at every
+// -O level (DESIGN.md, "Optimizer independence": stack temporaries are
+// private to their process). The pass announces each local still in memory
+// (__ca_stack_temp for small ones, __ca_stack_mem for the others); a store
+// into a temporary keeps the stored *label* there, as a register would, and
+// a load gives it back: no value instance is created, and a gather array
+// that -O2 unrolls into registers gives the same profile as the array in
+// memory at -O0/-O1, even when its address is passed to a callee. Only the
+// main thread's stack is covered; elsewhere locals are memory.
+// Per 4-byte word of the stack, counted down from its top: a label and a
+// flag (1: a temporary's word).
+struct StackTemps {
+  std::uintptr_t bottom = 0, top_word = 0;  // addresses [bottom, top) ; top_word = (top - 1) / 4
+  std::uintptr_t span = 0;
+  ca_label* labels = nullptr;
+  std::uint8_t* temp = nullptr;
+  std::size_t deepest = 0;  // highest index marked temporary so far, + 1
+
+  bool on_stack(const void* p) const { return reinterpret_cast<std::uintptr_t>(p) - bottom < span; }
+  std::size_t index(std::uintptr_t a) const { return top_word - a / CA_SHADOW_WORD_BYTES; }
+  // Is p (on the stack or not) in a temporary?
+  bool holds(const void* p) const { return labels != nullptr && on_stack(p) && temp[index(reinterpret_cast<std::uintptr_t>(p))]; }
+  // Calls fn(slot index) for the words of [p, p + size): indices decrease.
+  template <class Fn>
+  void for_words(const void* p, std::uint64_t size, Fn fn) const {
+    if (size == 0) return;
+    const auto a = reinterpret_cast<std::uintptr_t>(p);
+    const std::size_t first = index(a), last = index(a + size - 1);
+    for (std::size_t k = first + 1; k-- > last;) fn(k);
+  }
+};
+StackTemps g_stack_temps;
+
+void start_stack_temps() {
+  struct rlimit limit {};
+  std::uintptr_t depth = std::uintptr_t{1} << 30;  // an unlimited stack: assume at most 1 GiB
+  if (getrlimit(RLIMIT_STACK, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) depth = limit.rlim_cur;
+  g_stack_top = (reinterpret_cast<std::uintptr_t>(__libc_stack_end) + 7) & ~std::uintptr_t{7};
+  g_stack_bottom = g_stack_top > depth ? g_stack_top - depth : 0;
+  if (const char* off = std::getenv("COMMANALYZER_STACK_TEMPS"); off != nullptr && std::string(off) == "0") return;
+  StackTemps& t = g_stack_temps;
+  t.bottom = g_stack_bottom;
+  t.span = g_stack_top - g_stack_bottom;
+  t.top_word = (g_stack_top - 1) / CA_SHADOW_WORD_BYTES;
+  const std::size_t words = t.span / CA_SHADOW_WORD_BYTES + 2;
+  void* labels = mmap(nullptr, words * sizeof(ca_label), PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  void* temp = mmap(nullptr, words, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (labels == MAP_FAILED || temp == MAP_FAILED) return;  // locals stay memory
+  t.labels = static_cast<ca_label*>(labels);
+  t.temp = static_cast<std::uint8_t*>(temp);
+}
+
 [[gnu::noinline]] bool scan_stack_from_here(commanalyzer::UnionDagSlicer& slicer) {
   volatile std::uint64_t here = 0;  // below the frames (and spilled registers) of every caller
   const auto from = reinterpret_cast<std::uintptr_t>(&here) & ~std::uintptr_t{7};
@@ -133,17 +189,15 @@ std::uintptr_t g_stack_bottom = 0;  // lowest address it may grow to
   if (!scan_stack_from_here(slicer)) return false;
   slicer.mark_roots(__ca_arg_labels, __ca_arg_labels + CA_MAX_ARG_LABELS);
   slicer.mark_root(__ca_ret_label);
+  if (g_stack_temps.labels != nullptr) {  // labels kept in stack temporaries
+    slicer.mark_roots(g_stack_temps.labels, g_stack_temps.labels + g_stack_temps.deepest);
+  }
   return true;
 }
 
 void enable_label_collection(RuntimeAnalyzer& a) {
   const char* off = std::getenv("COMMANALYZER_LABEL_GC");
   if (off != nullptr && std::string(off) == "0") return;
-  struct rlimit limit {};
-  std::uintptr_t depth = std::uintptr_t{1} << 30;  // an unlimited stack: assume at most 1 GiB
-  if (getrlimit(RLIMIT_STACK, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) depth = limit.rlim_cur;
-  g_stack_top = (reinterpret_cast<std::uintptr_t>(__libc_stack_end) + 7) & ~std::uintptr_t{7};
-  g_stack_bottom = g_stack_top > depth ? g_stack_top - depth : 0;
   std::size_t min_nodes = std::size_t{1} << 16;
   if (const char* n = std::getenv("COMMANALYZER_LABEL_GC_NODES"); n != nullptr && *n != '\0') {
     min_nodes = std::strtoull(n, nullptr, 10);
@@ -156,6 +210,7 @@ void enable_label_collection(RuntimeAnalyzer& a) {
   g_analyzer = new RuntimeAnalyzer();  // never freed: hooks may run during exit
   g_analyzer->shadow().share_cache(__ca_shadow_cache);
   g_analyzer->slicer().share_run(&__ca_node_run);
+  start_stack_temps();
   enable_label_collection(*g_analyzer);
   std::atexit(write_profile_at_exit);
   return *g_analyzer;
@@ -245,29 +300,107 @@ void free(void* p) {
 
 ca_label __ca_load(const void* addr, uint32_t size) {
   InRuntime guard;
-  return analyzer().load(address(addr), size);
+  RuntimeAnalyzer& a = analyzer();
+  if (g_stack_temps.holds(addr)) {  // a temporary: the label stored there
+    ca_label label = 0;
+    bool first = true;
+    g_stack_temps.for_words(addr, size, [&](std::size_t k) {
+      const ca_label l = g_stack_temps.labels[k];
+      label = first || l == label ? l : a.join(label, l);
+      first = false;
+    });
+    return label;
+  }
+  return a.load(address(addr), size);
 }
 
-void __ca_store(void* addr, uint32_t size, ca_label label) {
+ca_label __ca_store(void* addr, uint32_t size, ca_label label) {
   InRuntime guard;
-  analyzer().store(address(addr), size, label);
+  RuntimeAnalyzer& a = analyzer();
+  if (g_stack_temps.holds(addr)) {
+    g_stack_temps.for_words(addr, size, [&](std::size_t k) { g_stack_temps.labels[k] = label; });
+    return label;
+  }
+  return a.store(address(addr), size, label);
 }
 
 void __ca_clear(void* addr, uint64_t size) {
   InRuntime guard;
-  analyzer().clear(address(addr), size);
+  RuntimeAnalyzer& a = analyzer();
+  if (g_stack_temps.holds(addr)) {
+    g_stack_temps.for_words(addr, size, [&](std::size_t k) { g_stack_temps.labels[k] = 0; });
+    return;
+  }
+  a.clear(address(addr), size);
 }
 
 void __ca_memcpy(void* dst, const void* src, uint64_t size) {
   InRuntime guard;
-  analyzer().copy(address(dst), address(src), size);
+  RuntimeAnalyzer& a = analyzer();
+  StackTemps& t = g_stack_temps;
+  const bool to_temp = t.holds(dst), from_temp = t.holds(src);
+  if (!to_temp && !from_temp) {
+    a.copy(address(dst), address(src), size);
+    return;
+  }
+  const std::uint64_t words = (size + CA_SHADOW_WORD_BYTES - 1) / CA_SHADOW_WORD_BYTES;
+  static thread_local std::vector<ca_label> buffer;  // the source's labels, word by word
+  buffer.assign(words, 0);
+  for (std::uint64_t k = 0; k < words; ++k) {
+    const auto at = address(src) + k * CA_SHADOW_WORD_BYTES;
+    if (from_temp) {
+      buffer[k] = t.labels[t.index(at)];
+    } else if (const commanalyzer::ValueId v = a.value_at(at); v != commanalyzer::kNoValue) {
+      buffer[k] = a.slicer().leaf(v);
+    }
+  }
+  if (to_temp) {
+    for (std::uint64_t k = 0; k < words; ++k) t.labels[t.index(address(dst) + k * CA_SHADOW_WORD_BYTES)] = buffer[k];
+    return;
+  }
+  // Out of a temporary into memory: one store per run of words with one
+  // label (at most 8 bytes: a double), as the temporary's fields would be
+  // stored one by one.
+  for (std::uint64_t k = 0; k < words;) {
+    std::uint64_t n = 1;
+    while (k + n < words && n * CA_SHADOW_WORD_BYTES < 8 && buffer[k + n] == buffer[k]) ++n;
+    const std::uint64_t bytes = std::min<std::uint64_t>(n * CA_SHADOW_WORD_BYTES, size - k * CA_SHADOW_WORD_BYTES);
+    a.store(address(dst) + k * CA_SHADOW_WORD_BYTES, static_cast<std::uint32_t>(bytes), buffer[k]);
+    k += n;
+  }
 }
 
 void __ca_array(const void* addr, uint64_t size) { note_allocation(const_cast<void*>(addr), size); }
 
 void __ca_memset(void* dst, uint64_t size) {
   InRuntime guard;
-  analyzer().fill(address(dst), size);
+  RuntimeAnalyzer& a = analyzer();
+  if (g_stack_temps.holds(dst)) {
+    g_stack_temps.for_words(dst, size, [&](std::size_t k) { g_stack_temps.labels[k] = CA_COMPUTED_BIT; });
+    return;
+  }
+  a.fill(address(dst), size);
+}
+
+void __ca_stack_temp(void* addr, uint64_t size) {
+  InRuntime guard;
+  RuntimeAnalyzer& a = analyzer();
+  StackTemps& t = g_stack_temps;
+  if (t.labels == nullptr || size == 0 || !t.on_stack(addr) || !t.on_stack(static_cast<char*>(addr) + size - 1)) return;
+  a.clear(address(addr), size);  // values an earlier frame left there
+  t.for_words(addr, size, [&](std::size_t k) {
+    t.temp[k] = 1;
+    t.labels[k] = 0;
+  });
+  t.deepest = std::max(t.deepest, t.index(address(addr)) + 1);
+}
+
+void __ca_stack_mem(void* addr, uint64_t size) {
+  InRuntime guard;
+  StackTemps& t = g_stack_temps;
+  if (t.labels == nullptr || size == 0 || !t.on_stack(addr)) return;
+  if (!t.on_stack(static_cast<char*>(addr) + size - 1)) size = g_stack_top - address(addr);
+  t.for_words(addr, size, [&](std::size_t k) { t.temp[k] = 0; });
 }
 
 ca_label __ca_union(ca_label a, ca_label b) {

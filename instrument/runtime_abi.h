@@ -47,9 +47,25 @@ typedef uint64_t ca_label;
 #define CA_SHADOW_CACHE_ENTRIES 64
 #define CA_SHADOW_CACHE_MULTIPLIER UINT64_C(0x9E3779B97F4A7C15)
 ca_label __ca_load(const void* addr, uint32_t size);
-void __ca_store(void* addr, uint32_t size, ca_label label);
+// A store returns the label of what the location now holds: a leaf, the
+// replicated value (label itself, if it is a leaf) or the new value instance.
+// A register whose computed value has been stored stands, from then on, for
+// the stored instance (DESIGN.md, "Optimizer independence"): the pass gives
+// the uses of that register the store's result, what a reload at -O0 gives.
+ca_label __ca_store(void* addr, uint32_t size, ca_label label);
 // A store of pointer-typed data: structure, not a value; kills what was there.
 void __ca_clear(void* addr, uint64_t size);
+// Locals still in memory (allocas): __ca_stack_temp announces a small one,
+// a temporary the optimizer could keep in registers (at most
+// CA_MAX_STACK_TEMPORARY bytes); __ca_stack_mem any other. Called where the
+// local is allocated, every time. A temporary holds labels, as a register
+// does: a store into it keeps the stored label (and returns it), a load gives
+// it back, no value instance is created or read (DESIGN.md, "Optimizer
+// independence": stack temporaries are private to their process). Its
+// words hold label 0 until stored.
+#define CA_MAX_STACK_TEMPORARY 512
+void __ca_stack_temp(void* addr, uint64_t size);
+void __ca_stack_mem(void* addr, uint64_t size);
 // memcpy/memmove: values are replicated, not created.
 void __ca_memcpy(void* dst, const void* src, uint64_t size);
 // memset: new constant values.

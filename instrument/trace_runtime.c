@@ -57,50 +57,59 @@ static FILE* trace(void) {
   return out;
 }
 
-// ---- shadow memory: open addressing, word address -> value id (0 = none)
-static uintptr_t* keys;
-static uint64_t* vals;
-static size_t cap, used;
+// ---- word maps: open addressing, word address -> 64 bits (0 = none).
+// The shadow memory maps a word to its value id; the stack temporaries
+// (__ca_stack_temp) map a word to TEMP | the label stored there.
+typedef struct {
+  uintptr_t* keys;
+  uint64_t* vals;
+  size_t cap, used;
+} WordMap;
+static WordMap shadow, temps;
+#define TEMP (UINT64_C(1) << 60)  // no label has bit 60 (runtime_abi.h)
 
-static size_t slot(uintptr_t k) {
-  size_t h = (size_t)(k * UINT64_C(0x9E3779B97F4A7C15)) & (cap - 1);
-  while (keys[h] && keys[h] != k) h = (h + 1) & (cap - 1);
+static size_t slot(const WordMap* m, uintptr_t k) {
+  size_t h = (size_t)(k * UINT64_C(0x9E3779B97F4A7C15)) & (m->cap - 1);
+  while (m->keys[h] && m->keys[h] != k) h = (h + 1) & (m->cap - 1);
   return h;
 }
 
-static void grow(void) {
-  uintptr_t* ok = keys;
-  uint64_t* ov = vals;
-  size_t oc = cap;
-  cap = cap ? cap * 2 : 1024;
-  keys = calloc(cap, sizeof *keys);
-  vals = calloc(cap, sizeof *vals);
+static void grow(WordMap* m) {
+  uintptr_t* ok = m->keys;
+  uint64_t* ov = m->vals;
+  size_t oc = m->cap;
+  m->cap = m->cap ? m->cap * 2 : 1024;
+  m->keys = calloc(m->cap, sizeof *m->keys);
+  m->vals = calloc(m->cap, sizeof *m->vals);
   for (size_t i = 0; i < oc; i++)
     if (ok[i]) {
-      size_t h = slot(ok[i]);
-      keys[h] = ok[i];
-      vals[h] = ov[i];
+      size_t h = slot(m, ok[i]);
+      m->keys[h] = ok[i];
+      m->vals[h] = ov[i];
     }
   free(ok);
   free(ov);
 }
 
 // Keys are word index + 1 so that 0 marks an empty slot.
-static uint64_t get_word(uintptr_t w) {
-  if (!cap) return 0;
-  size_t h = slot(w + 1);
-  return keys[h] ? vals[h] : 0;
+static uint64_t map_get(const WordMap* m, uintptr_t w) {
+  if (!m->cap) return 0;
+  size_t h = slot(m, w + 1);
+  return m->keys[h] ? m->vals[h] : 0;
 }
 
-static void set_word(uintptr_t w, uint64_t id) {
-  if ((used + 1) * 2 > cap) grow();
-  size_t h = slot(w + 1);
-  if (!keys[h]) {
-    keys[h] = w + 1;
-    used++;
+static void map_set(WordMap* m, uintptr_t w, uint64_t v) {
+  if ((m->used + 1) * 2 > m->cap) grow(m);
+  size_t h = slot(m, w + 1);
+  if (!m->keys[h]) {
+    m->keys[h] = w + 1;
+    m->used++;
   }
-  vals[h] = id;
+  m->vals[h] = v;
 }
+
+static uint64_t get_word(uintptr_t w) { return map_get(&shadow, w); }
+static void set_word(uintptr_t w, uint64_t id) { map_set(&shadow, w, id); }
 
 static uintptr_t first_word(const void* a) { return (uintptr_t)a / WORD; }
 static uintptr_t end_word(const void* a, uint64_t n) {
@@ -224,9 +233,36 @@ void __ca_use(ca_label label, uint32_t site) {
   (void)site;
 }
 
+// ---- stack temporaries: a word of one holds a label, as a register would
+static int is_temp(const void* addr) { return (map_get(&temps, first_word(addr)) & TEMP) != 0; }
+
+static void set_temp_labels(const void* addr, uint64_t size, ca_label l) {
+  for (uintptr_t w = first_word(addr); w < end_word(addr, size); w++) map_set(&temps, w, TEMP | l);
+}
+
+void __ca_stack_temp(void* addr, uint64_t size) {
+  for (uintptr_t w = first_word(addr); w < end_word(addr, size); w++) {
+    set_word(w, 0);
+    map_set(&temps, w, TEMP);
+  }
+}
+
+void __ca_stack_mem(void* addr, uint64_t size) {
+  for (uintptr_t w = first_word(addr); w < end_word(addr, size); w++)
+    if (map_get(&temps, w)) map_set(&temps, w, 0);
+}
+
 // ---- memory hooks
 ca_label __ca_load(const void* addr, uint32_t size) {
   if (!size) return 0;
+  if (is_temp(addr)) {
+    ca_label l = map_get(&temps, first_word(addr)) & ~TEMP;
+    for (uintptr_t w = first_word(addr) + 1; w < end_word(addr, size); w++) {
+      ca_label m = map_get(&temps, w) & ~TEMP;
+      if (m != l) l = __ca_union(l, m);
+    }
+    return l;
+  }
   uintptr_t w0 = first_word(addr), w1 = end_word(addr, size), w;
   uint64_t input = 0;
   for (w = w0; w < w1; w++)
@@ -250,12 +286,16 @@ static void fill(void* addr, uint64_t size, uint64_t id) {
     set_word(w, id);
 }
 
-void __ca_store(void* addr, uint32_t size, ca_label label) {
-  if (!size) return;
+ca_label __ca_store(void* addr, uint32_t size, ca_label label) {
+  if (!size) return label;
+  if (is_temp(addr)) {
+    set_temp_labels(addr, size, label);
+    return label;
+  }
   if (label && !(label & (CA_COMPUTED_BIT | CA_NODE_BIT | CA_PAIR_BIT))) {
     fprintf(trace(), "COPY %llu\n", (unsigned long long)label);
     fill(addr, size, label);
-    return;
+    return label;
   }
   static Vec s;
   uint64_t id = next_id++;
@@ -265,15 +305,29 @@ void __ca_store(void* addr, uint32_t size, ca_label label) {
     fprintf(trace(), " %llu", (unsigned long long)s.v[i]);
   fputc('\n', trace());
   fill(addr, size, id);
+  return id;
 }
 
 void __ca_clear(void* addr, uint64_t size) {
-  if (size) fill(addr, size, 0);
+  if (size && is_temp(addr)) set_temp_labels(addr, size, 0);
+  else if (size) fill(addr, size, 0);
 }
 
 void __ca_memcpy(void* dst, const void* src, uint64_t size) {
   uintptr_t s0 = first_word(src), s1 = end_word(src, size), d0 = first_word(dst);
   if (!size || s0 == d0) return;
+  if (is_temp(dst) || is_temp(src)) {  // labels, word by word
+    int from_temp = is_temp(src), to_temp = is_temp(dst);
+    for (uintptr_t w = s0; w < s1;) {
+      uint64_t l = from_temp ? map_get(&temps, w) & ~TEMP : get_word(w);
+      uintptr_t n = 1;  // into memory: one store per run of one label, <= 8 bytes
+      while (!to_temp && w + n < s1 && n * WORD < 8 && (map_get(&temps, w + n) & ~TEMP) == l) n++;
+      if (to_temp) map_set(&temps, d0 + (w - s0), TEMP | l);
+      else __ca_store((void*)((d0 + (w - s0)) * WORD), (uint32_t)(n * WORD), l);
+      w += n;
+    }
+    return;
+  }
   // A copy reads its source: a word holding no value gets an input value,
   // like a first load. The element size is unknown here; the toy assumes
   // 8-byte elements (one input value per aligned 8-byte chunk).
@@ -304,6 +358,10 @@ void __ca_memcpy(void* dst, const void* src, uint64_t size) {
 void __ca_memset(void* dst, uint64_t size) {
   // The whole range gets one new constant value.
   if (!size) return;
+  if (is_temp(dst)) {
+    set_temp_labels(dst, size, CA_COMPUTED_BIT);
+    return;
+  }
   uint64_t id = next_id++;
   fprintf(trace(), "VALUE %llu SOURCES\n", (unsigned long long)id);
   fill(dst, size, id);

@@ -47,6 +47,26 @@ TEST(ValueFlow, Figure7) {
   EXPECT_EQ(a.profile().flows.flow_count(), 1u);
 }
 
+// store() returns what a reload would give: the leaf of the new instance,
+// or the replicated leaf itself. The pass gives it to the later uses of the
+// stored register (DESIGN.md, "Optimizer independence"): a prefix scan
+// carried in a register then has two sources per value, not its prefix.
+TEST(ValueFlow, StoreReturnsTheLeafOfTheStoredInstance) {
+  Analyzer<> a;
+  const Array x{0x10000};
+  const Label first = a.load(x.at(0), 8);
+  Label carried = first;
+  for (int i = 1; i < 6; ++i) {
+    const Label computed = a.join(a.load(x.at(i), 8), carried);
+    carried = a.store(x.at(i), 8, computed);
+    EXPECT_EQ(carried, a.slicer().leaf(a.value_at(x.at(i))));
+    EXPECT_EQ(a.slicer().leaf_value(carried), a.value_at(x.at(i)));
+  }
+  for (const auto& [v, sources] : flows_of(a.profile())) EXPECT_EQ(sources.size(), 2u);
+  EXPECT_EQ(a.store(x.at(7), 8, first), first);  // a replication returns its leaf
+  EXPECT_EQ(a.value_at(x.at(7)), a.value_at(x.at(0)));
+}
+
 TEST(ValueFlow, ConstantAndUninstrumentedStoresCreateValuesWithoutSources) {
   Analyzer<> a;
   a.store(0x100, 8, kComputedBit);

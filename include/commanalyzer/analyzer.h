@@ -112,13 +112,16 @@ class Analyzer {
   Label join(Label a, Label b) { return slicer_.join(a, b); }
   Label compute(Label a) const { return a | kComputedBit; }
 
-  void store(Address addr, std::uint32_t size, Label label) {
+  // Returns the leaf label of the instance the location now holds (the
+  // replicated one, or the new one): what a reload would give; for a
+  // constant, the constant's label.
+  Label store(Address addr, std::uint32_t size, Label label) {
     ++stats_.stores;
     const auto [first, last] = words_of<kWordBytes>(addr, size);
     if (const ValueId copy = slicer_.leaf_value(label); copy != kNoValue) {
       ++stats_.replications;
       assign_words(first, last, copy);
-      return;
+      return label;
     }
     ++stats_.creations;
     slicer_.flatten(label, sources_);
@@ -135,6 +138,10 @@ class Analyzer {
     const ValueId v = new_value(addr, size, /*input=*/false, vertex);
     if (counting_ && !sources_.empty()) profile_.flows.append(v, sources_);
     assign_words(first, last, v);
+    // A constant (no sources) stands for nothing stored: each store of it
+    // makes a new constant value, as at -O0, where the constant is
+    // rematerialised for every store (a zeroing loop, an initial value).
+    return sources_.empty() ? label : slicer_.leaf(v);
   }
 
   // A branch or switch at static `site` decided by data `label`. Every SPMD

@@ -7,7 +7,7 @@
 // distributes u and v of a stencil alike). The alignment rule is a policy.
 // Vertices homed anywhere else (stack and register spills, globals, small
 // blocks, branch decisions) are *free*: temporaries that go with the process
-// that computes from them. Singleton vertices are in neither.
+// that computes from them. Singleton vertices outside arrays are in neither.
 //
 // The location graph has one node per location cluster and one per free
 // vertex; its edge weights are the value uses between them summed over the
@@ -93,10 +93,14 @@ class LocationIndex {
     index.node_of_vertex_.assign(graph.vertex_count(), kNone);
     std::vector<ValueGraph::Vertex> free;
     for (ValueGraph::Vertex v = 0; v < graph.vertex_count(); ++v) {
-      if (singleton[v]) continue;
       const std::uint32_t g = graph.group(v);
       const bool in_array = g != 0 && g <= arrays.size() && graph.home(v) >= arrays[g - 1].base &&
                             graph.home(v) < arrays[g - 1].base + arrays[g - 1].bytes;
+      // Array elements are distributed, never replicated: only scalars,
+      // temporaries and decisions can be singletons (a coefficient, a
+      // global sum, a residual). A node's force accumulator, used by many,
+      // is still one process's element.
+      if (singleton[v] && !in_array) continue;
       if (!in_array) {
         free.push_back(v);
         continue;
