@@ -191,6 +191,37 @@ TEST(Distribution, RangesAssignElementsAndTheRestIsBlock) {
   }
 }
 
+// A growing buffer (realloc, std::vector): values born in the freed block
+// live on where the copy put them, aligned with arrays of the new extent.
+TEST(Distribution, AGrownArraysValuesLiveWhereTheCopyPutThem) {
+  Analyzer<> a;
+  const Address first = 0x100000, grown = 0x200000, other = 0x300000;
+  a.allocation(first, 1024);
+  for (Address i = 0; i < 128; ++i) a.store(first + 8 * i, 8, kComputedBit);
+  a.allocation(grown, 2048);
+  a.copy(grown, first, 1024);
+  a.release(first);
+  for (Address i = 128; i < 256; ++i) a.store(grown + 8 * i, 8, kComputedBit);
+  a.allocation(other, 2048);
+  a.region_begin();
+  for (Address i = 1; i + 1 < 256; ++i) {
+    a.store(other + 8 * i, 8, a.compute(a.join(a.load(grown + 8 * (i - 1), 8), a.load(grown + 8 * (i + 1), 8))));
+  }
+  a.region_end();
+  a.finish();
+  ASSERT_EQ(a.profile().moves.size(), 1u);
+  EXPECT_TRUE(a.profile().arrays[0].freed);
+  Estimator<Profile0> est(a.profile());
+  const LocationIndex& index = est.locations();
+  std::size_t live = 0;
+  for (const auto& c : index.classes()) live += c.locations != 0;
+  EXPECT_EQ(live, 1u);  // grown and other, aligned; nothing left in the freed block
+  EXPECT_EQ(index.location_count(), 256u);
+  // Block on 2: element 127 (born in the freed block) and 128 sit on either
+  // side of the cut: other[127] and other[128] each read one remote value.
+  EXPECT_EQ(est.estimate(2).p2p_bytes, 2u * 8);
+}
+
 TEST(Distribution, GridOwnerCutsEveryDimensionInBalancedBlocks) {
   using distribution_internal::grid_owner;
   const std::vector<std::uint64_t> dims{4, 6}, grid{2, 3};

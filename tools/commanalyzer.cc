@@ -256,6 +256,12 @@ int report_with(const ProfileT& profile, const std::vector<int>& procs, Partitio
   }
   if constexpr (decltype(estimator)::kByLocation) {
     const LocationIndex& locations = estimator.locations();
+    std::size_t live_classes = 0;
+    for (const auto& c : locations.classes()) live_classes += c.locations != 0;
+    std::cerr << absl::StrFormat(
+        "[commanalyzer] locations: %d array elements in %d aligned class%s, %d temporaries\n",
+        locations.location_count(), live_classes, live_classes == 1 ? "" : "es",
+        locations.node_count() - locations.location_count());
     if (locations.location_count() == 0 && locations.node_count() > 0) {
       std::cerr << "[commanalyzer] warning: no array of 1 KiB or more (heap, global or static) holds the region's "
                    "values, so no location has a fixed owner and every value is placed as a temporary; "

@@ -164,6 +164,7 @@ class Analyzer {
   // element size, so the first typed load there creates the input.
   void copy(Address dst, Address src, std::uint64_t size) {
     if (size == 0) return;
+    if (!allocations_.empty()) note_move(dst, src, size);
     // Snapshot first: the ranges may overlap (memmove). The words of
     // src + k * kWordBytes (and of dst) are consecutive.
     const std::uint64_t words = (size + kWordBytes - 1) / kWordBytes;
@@ -234,7 +235,12 @@ class Analyzer {
     profile_.arrays.push_back({start, size});
   }
 
-  void release(Address start) { allocations_.erase(start); }
+  void release(Address start) {
+    if (auto it = allocations_.find(start); it != allocations_.end()) {
+      profile_.arrays[it->second.id - 1].freed = true;
+      allocations_.erase(it);
+    }
+  }
 
   std::uint32_t allocation_of(Address addr) const {
     auto it = allocations_.upper_bound(addr);
@@ -296,6 +302,14 @@ class Analyzer {
     const ValueId v = new_value(addr, size, /*input=*/true, kNoVertex);
     for (std::uint64_t w = first; w <= last; ++w) assign_word(w, v);
     return v;
+  }
+
+  // A copy between two tracked arrays: where a freed array's values live on.
+  void note_move(Address dst, Address src, std::uint64_t size) {
+    const std::uint32_t from = allocation_of(src), to = allocation_of(dst);
+    if (from == 0 || to == 0 || from == to) return;
+    profile_.moves.push_back(
+        {from, to, src - profile_.arrays[from - 1].base, dst - profile_.arrays[to - 1].base, size});
   }
 
   // A new instance; joins `vertex`, or starts a vertex homed at addr.

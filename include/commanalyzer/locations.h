@@ -35,6 +35,13 @@ namespace commanalyzer {
 struct ArrayExtent {
   Address base = 0;
   std::uint64_t bytes = 0;
+  bool freed = false;
+};
+
+// A copy from one array into another (Profile::Move).
+struct ArrayMove {
+  std::uint32_t from = 0, to = 0;
+  std::uint64_t from_offset = 0, to_offset = 0, bytes = 0;
 };
 
 // Alignment policy: arrays with equal keys are distributed alike.
@@ -71,13 +78,37 @@ class LocationIndex {
     std::uint64_t bytes = 0;
     std::uint64_t element_bytes = 0;  // gcd of the offsets used and the extent
     std::vector<std::uint32_t> arrays;  // array ids (1-based, as vertex groups)
+    std::size_t locations = 0;          // of them in the graph (0: arrays the region never used)
     std::uint64_t elements() const { return element_bytes == 0 ? 0 : bytes / element_bytes; }
   };
 
+  // Where a value homed at (array g, offset) lives at the end: a freed
+  // array's values live on where the last copy out of it put them (a
+  // growing std::vector's elements, realloc), followed from array to array.
+  static std::pair<std::uint32_t, std::uint64_t> live_home(std::uint32_t g, std::uint64_t offset,
+                                                           const std::vector<ArrayExtent>& arrays,
+                                                           const std::vector<std::vector<const ArrayMove*>>& out) {
+    for (std::size_t hops = 0; arrays[g - 1].freed && hops <= out.size(); ++hops) {
+      const ArrayMove* last = nullptr;
+      for (const ArrayMove* m : out[g]) {
+        if (offset >= m->from_offset && offset < m->from_offset + m->bytes) last = m;
+      }
+      if (last == nullptr) break;
+      offset = last->to_offset + (offset - last->from_offset);
+      g = last->to;
+    }
+    return {g, offset};
+  }
+
   template <AlignmentPolicy Alignment = AlignByExtent>
   static LocationIndex build(const ValueGraph& graph, const std::vector<std::uint8_t>& singleton,
-                             const std::vector<ArrayExtent>& arrays, Alignment alignment = {}) {
+                             const std::vector<ArrayExtent>& arrays, const std::vector<ArrayMove>& moves = {},
+                             Alignment alignment = {}) {
     LocationIndex index;
+    std::vector<std::vector<const ArrayMove*>> out(arrays.size() + 1);  // moves by source array
+    for (const ArrayMove& m : moves) {
+      if (m.from <= arrays.size() && m.to <= arrays.size()) out[m.from].push_back(&m);
+    }
     // Array classes.
     std::map<std::uint64_t, std::uint32_t> class_of_key;
     std::vector<std::uint32_t> class_of_array(arrays.size() + 1, kNoClass);
@@ -105,14 +136,15 @@ class LocationIndex {
         free.push_back(v);
         continue;
       }
-      const std::uint32_t c = class_of_array[g];
-      const std::uint64_t offset = graph.home(v) - arrays[g - 1].base;
+      const auto [live, offset] = live_home(g, graph.home(v) - arrays[g - 1].base, arrays, out);
+      const std::uint32_t c = class_of_array[live];
       auto [it, fresh] = location_of.try_emplace(std::pair{c, offset}, static_cast<Node>(index.class_.size()));
       if (fresh) {
         index.class_.push_back(c);
         index.offset_.push_back(offset);
         ArrayClass& cls = index.classes_[c];
         cls.element_bytes = std::gcd(cls.element_bytes, offset);
+        ++cls.locations;
       }
       index.node_of_vertex_[v] = it->second;
     }

@@ -42,8 +42,16 @@ struct Profile {
   struct Array {
     Address base = 0;
     std::uint64_t bytes = 0;
+    bool freed = false;
   };
   std::vector<Array> arrays;
+  // Copies from one tracked array into another (memcpy, realloc, a
+  // growing std::vector's move): where the values of a freed array live on.
+  struct Move {
+    std::uint32_t from = 0, to = 0;  // array ids
+    std::uint64_t from_offset = 0, to_offset = 0, bytes = 0;
+  };
+  std::vector<Move> moves;
 
   std::size_t vertex_count() const { return vertex_home.size(); }
   std::size_t iterations() const { return iteration_marks.size(); }

@@ -12,7 +12,9 @@
 //     version 3: u16 size[values] u8 input[values] u32 vertex[values]
 //   u64 vertices; u64 home[] u32 weight[] u32 group[]
 //   u64 marks;    u32 mark[]
-//   version 5: u64 arrays; per array u64 base u64 bytes
+//   version 5: u64 arrays; per array u64 base u64 bytes u64 freed
+//              u64 moves; per move u64 from u64 to u64 from_offset
+//              u64 to_offset u64 bytes
 //   u64 flows; u64 sources; then
 //     version 4: u64 length + the chains as VarintFlowStore codes them
 //                (compressor.h: varint value delta, varint count, varint
@@ -388,6 +390,13 @@ void write_profile(std::ostream& out, const Profile<BasicCompactValueStore<Liven
   for (const auto& a : profile.arrays) {
     w.put<std::uint64_t>(a.base);
     w.put<std::uint64_t>(a.bytes);
+    w.put<std::uint64_t>(a.freed ? 1 : 0);
+  }
+  w.put<std::uint64_t>(profile.moves.size());
+  for (const auto& m : profile.moves) {
+    for (std::uint64_t x : {std::uint64_t{m.from}, std::uint64_t{m.to}, m.from_offset, m.to_offset, m.bytes}) {
+      w.put<std::uint64_t>(x);
+    }
   }
 
   w.put<std::uint64_t>(profile.flows.flow_count());
@@ -494,6 +503,20 @@ inline LoadedProfile read_profile(std::istream& in, ProfileInfo* info = nullptr)
     for (auto& a : profile.arrays) {
       a.base = r.get<std::uint64_t>();
       a.bytes = r.get<std::uint64_t>();
+      a.freed = r.get<std::uint64_t>() != 0;
+    }
+    const auto moves = r.get<std::uint64_t>();
+    if (moves > (std::uint64_t{1} << 32)) throw ProfileError("corrupt profile: impossible move count");
+    profile.moves.resize(moves);
+    for (auto& m : profile.moves) {
+      m.from = static_cast<std::uint32_t>(r.get<std::uint64_t>());
+      m.to = static_cast<std::uint32_t>(r.get<std::uint64_t>());
+      m.from_offset = r.get<std::uint64_t>();
+      m.to_offset = r.get<std::uint64_t>();
+      m.bytes = r.get<std::uint64_t>();
+      if (m.from == 0 || m.to == 0 || m.from > arrays || m.to > arrays) {
+        throw ProfileError("corrupt profile: a move between arrays that do not exist");
+      }
     }
   }
 
