@@ -167,7 +167,8 @@ class CartesianSearch {
     for (LocationIndex::Node n = 0; n < index.location_count(); ++n) nodes[index.class_of(n)].push_back(n);
     for (std::uint32_t c = 0; c < classes_.size(); ++c) sample(c, nodes[c]);
     const std::size_t step = std::max<std::size_t>(1, index.location_count() / kSampled);
-    for (LocationIndex::Node n = 0; n < index.location_count(); n += step) {
+    for (LocationIndex::Node n = 0; n < index.location_count(); ++n) {
+      if (scattered(n, 0) % step != 0) continue;
       whole_.push_back(n);
       const std::uint64_t first = index.row_start()[n], end = index.row_start()[n + 1];
       const std::uint64_t keep = std::max<std::uint64_t>(1, (end - first + kPeers - 1) / kPeers);
@@ -261,8 +262,9 @@ class CartesianSearch {
     const std::size_t step = std::max<std::size_t>(1, all.size() / kSampled);
     std::map<std::uint64_t, std::uint64_t> stride_count;
     std::vector<LocationIndex::Node> mine;
-    for (std::size_t k = 0; k < all.size(); k += step) {
+    for (std::size_t k = 0; k < all.size(); ++k) {
       const LocationIndex::Node a = all[k];
+      if (scattered(a, 0) % step != 0) continue;
       mine.clear();
       for (std::uint64_t e = start[a]; e < start[a + 1]; ++e) {
         const LocationIndex::Node m = index_.neighbour()[e];
@@ -352,9 +354,9 @@ class CartesianSearch {
     return total;
   }
 
-  // A pseudo-random number for the pair (a, b): samples of a node's
-  // neighbours, which lie in address order, must not be strided (a stride
-  // in step with the array's rows sees only some of its blocks).
+  // A pseudo-random number for the pair (a, b): samples of nodes and of a
+  // node's neighbours, which lie in address order, must not be strided (a
+  // stride in step with the array's rows sees only some of its blocks).
   static std::uint64_t scattered(std::uint64_t a, std::uint64_t b) {
     std::uint64_t x = (a << 32 | b) * 0x9E3779B97F4A7C15u;
     return x >> 40;
