@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -236,6 +237,7 @@ inline commanalyzer::Address address(const void* p) { return reinterpret_cast<co
 
 extern "C" {
 void* __libc_malloc(size_t);
+void* __libc_memalign(size_t, size_t);
 void* __libc_calloc(size_t, size_t);
 void* __libc_realloc(void*, size_t);
 void __libc_free(void*);
@@ -272,6 +274,29 @@ extern "C" {
 
 void* malloc(size_t n) {
   void* p = __libc_malloc(n);
+  note_allocation(p, n);
+  return p;
+}
+
+// Aligned allocations (posix_memalign, aligned_alloc, memalign: what
+// numerical codes use for SIMD-friendly arrays) are arrays too.
+int posix_memalign(void** out, size_t alignment, size_t n) {
+  if (alignment < sizeof(void*) || (alignment & (alignment - 1)) != 0) return EINVAL;
+  void* p = __libc_memalign(alignment, n);
+  if (p == nullptr) return ENOMEM;
+  note_allocation(p, n);
+  *out = p;
+  return 0;
+}
+
+void* aligned_alloc(size_t alignment, size_t n) {
+  void* p = __libc_memalign(alignment, n);
+  note_allocation(p, n);
+  return p;
+}
+
+void* memalign(size_t alignment, size_t n) {
+  void* p = __libc_memalign(alignment, n);
   note_allocation(p, n);
   return p;
 }

@@ -222,6 +222,33 @@ TEST(Distribution, AGrownArraysValuesLiveWhereTheCopyPutThem) {
   EXPECT_EQ(est.estimate(2).p2p_bytes, 2u * 8);
 }
 
+// The Parallel Research Kernels' stencil refreshes its input every step
+// (`in[i] += 1.0`): a ghost copy is received again each step, not kept
+// current from the ghost copy before (which no SPMD code does).
+TEST(Distribution, GhostUpdatesAreReceivedEveryStep) {
+  constexpr Address n = 256;
+  constexpr int steps = 5;
+  Analyzer<> a;
+  const Address in = 0x1000000, out = 0x2000000;
+  a.allocation(in, 8 * n);
+  a.allocation(out, 8 * n);
+  for (Address i = 0; i < n; ++i) a.store(in + 8 * i, 8, kComputedBit);
+  a.region_begin();
+  for (int t = 0; t < steps; ++t) {
+    for (Address i = 1; i + 1 < n; ++i) {
+      const Label sum = a.join(a.load(in + 8 * (i - 1), 8), a.load(in + 8 * (i + 1), 8));
+      a.store(out + 8 * i, 8, a.compute(a.join(a.load(out + 8 * i, 8), sum)));
+    }
+    for (Address i = 0; i < n; ++i) a.store(in + 8 * i, 8, a.compute(a.load(in + 8 * i, 8)));
+    a.iteration();
+  }
+  a.region_end();
+  a.finish();
+  Estimator<Profile0> est(a.profile());
+  // Block on 2: in[127] and in[128] cross the cut, each way, every step.
+  EXPECT_EQ(est.estimate(2).p2p_bytes, 2u * 8 * steps);
+}
+
 TEST(Distribution, GridOwnerCutsEveryDimensionInBalancedBlocks) {
   using distribution_internal::grid_owner;
   const std::vector<std::uint64_t> dims{4, 6}, grid{2, 3};

@@ -88,11 +88,27 @@ TEST(PlanReceptions, MatchesTheCheapestCutOnRandomPrograms) {
       nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
       if (nodes.size() > 14) continue;
       auto is_used = [&](ValueId v) { return std::binary_search(used.begin(), used.end(), v); };
+      // Ghost updates (computed only from used values that are received as
+      // they are: no recorded flow, or ghost updates themselves) must be
+      // received: no SPMD code keeps a ghost copy current from ghost copies.
+      absl::flat_hash_set<ValueId> ghost;
+      for (ValueId u : used) {
+        const auto it = sources_of.find(u);
+        if (it == sources_of.end()) continue;
+        bool remote = false, from_ghosts = true;
+        for (ValueId s : it->second) {
+          if (owner_of(s) == q) continue;
+          remote = true;
+          from_ghosts = from_ghosts && is_used(s) && (!sources_of.contains(s) || ghost.contains(s));
+        }
+        if (remote && from_ghosts) ghost.insert(u);
+      }
       // Can q compute what it uses when it receives `got`? (Sources are
       // older values, so ascending order settles each before its users.)
       auto feasible = [&](const absl::flat_hash_set<ValueId>& got) {
         absl::flat_hash_set<ValueId> has;
         for (ValueId u : used) {
+          if (ghost.contains(u) && !got.contains(u)) return false;
           bool ok = got.contains(u);
           if (!ok) {
             const auto it = sources_of.find(u);

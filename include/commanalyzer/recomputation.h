@@ -191,6 +191,29 @@ ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const absl::fl
       const ProcId p = owner_of(v);
       return p == q || p == kReplicated;
     };
+    // A used value is a *ghost update* when every value it is computed
+    // from that q neither owns nor gets replicated is itself a used value
+    // that q receives as it is (one with no recorded flow, or a ghost
+    // update): `in[i] += 1.0` on a halo. q receives ghost updates; keeping
+    // a ghost copy current from ghost copies is what no SPMD code does.
+    // Recomputation replaces used values by earlier values q does not use
+    // itself (LULESH's summed force, from which a shared node's velocity
+    // and then its position follow).
+    absl::flat_hash_set<ValueId> ghost;
+    {
+      const absl::flat_hash_set<ValueId> used_here(used[q].begin(), used[q].end());
+      for (ValueId v : used[q]) {  // ascending: sources before the values computed from them
+        const auto it = sources_of.find(v);
+        if (it == sources_of.end()) continue;
+        bool remote = false, from_ghosts = true;
+        for (ValueId s : std::span<const ValueId>(source_lists.data() + it->second.offset, it->second.count)) {
+          if (free_at_q(s)) continue;
+          remote = true;
+          from_ghosts &= used_here.contains(s) && (!sources_of.contains(s) || ghost.contains(s));
+        }
+        if (remote && from_ghosts) ghost.insert(v);
+      }
+    }
     for (ValueId v : used[q]) node(v, 0);
     while (!queue.empty()) {
       const std::uint32_t i = queue.front();
@@ -200,7 +223,12 @@ ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const absl::fl
         uncomputable[i] = 1;
         continue;
       }
-      for (ValueId s : std::span<const ValueId>(source_lists.data() + it->second.offset, it->second.count)) {
+      const std::span<const ValueId> sources(source_lists.data() + it->second.offset, it->second.count);
+      if (depth_of[i] == 0 && ghost.contains(values[i])) {
+        uncomputable[i] = 1;
+        continue;
+      }
+      for (ValueId s : sources) {
         if (free_at_q(s)) continue;
         // A used value leads to the sink itself: every path on through it
         // is cut at or before it already, so its feeds change no cut (and

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# validate_public.sh --code CODE CHECKOUT [--size N] [--iterations T] [--procs P1,P2,...]
+#                    [--opt -O2] [--out DIR] [--doc FILE]
+#
+# Estimated against measured communication on public code nobody on the
+# team wrote. CHECKOUT is a checkout of the code (it is copied, never
+# changed, and none of it goes into this repository); our own annotation
+# patch, tools/public/<code>.patch, marks the region and iterations in the
+# serial version (include/commanalyzer/annotate.h) and the same region in
+# the MPI version (MPI_Pcontrol, which the PMPI counter obeys). Then:
+#   1. `commanalyzer analyze` of the serial build, all process counts from
+#      one profile;
+#   2. the MPI build under the PMPI counter (examples/measure) per count;
+#   3. a row per count: measured and estimated bytes, accuracy =
+#      1 - |est - meas| / meas, printed and, with --doc, appended to FILE.
+#
+# Codes (CHECKOUT = a checkout of github.com/ParRes/Kernels):
+#   prk_stencil   SERIAL/Stencil and MPI1/Stencil: 2-D star stencil of
+#                 radius 2, n x n grid, T + 1 iterations (defaults n=256, T=10)
+#   prk_transpose SERIAL/Transpose and MPI1/Transpose: B += A^T, A += 1,
+#                 n x n, untiled, T + 1 iterations
+# A full tools/validate.sh run rewrites docs/VALIDATION.md: run this after
+# it, with --doc docs/VALIDATION.md, to add the public codes' rows.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+code="" src="" size=256 iters=10 procs="4,16" opt="-O2" out="" doc=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --code) code="$2"; shift ;;
+    --size) size="$2"; shift ;;
+    --iterations) iters="$2"; shift ;;
+    --procs) procs="$2"; shift ;;
+    --opt) opt="$2"; shift ;;
+    --out) out="$2"; shift ;;
+    --doc) doc="$2"; shift ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+    -*) echo "validate_public.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+    *) src="$1" ;;
+  esac
+  shift
+done
+[ -n "$code" ] || { echo "validate_public.sh: give --code (see --help)" >&2; exit 2; }
+[ -f "$root/tools/public/$code.patch" ] || { echo "validate_public.sh: no patch for code '$code'" >&2; exit 2; }
+[ -n "$src" ] && [ -d "$src" ] || { echo "validate_public.sh: give the checkout directory of $code" >&2; exit 2; }
+src="$(cd "$src" && pwd)"
+out="${out:-$(mktemp -d /tmp/commanalyzer-public-XXXXXX)}"
+mkdir -p "$out"
+
+"$root/tools/setup.sh"
+(cd "$root" && bazel build -c opt //tools:commanalyzer >/dev/null 2>&1) || { echo "building the tool failed" >&2; exit 1; }
+tool="$root/bazel-bin/tools/commanalyzer"
+
+work="$out/src"
+rm -rf "$work"
+mkdir -p "$work"
+case "$code" in
+  prk_stencil)
+    for d in SERIAL/Stencil MPI1/Stencil include common; do
+      [ -e "$src/$d" ] || { echo "validate_public.sh: $src has no $d (not a ParRes/Kernels checkout?)" >&2; exit 2; }
+      mkdir -p "$work/$(dirname "$d")"
+      cp -r "$src/$d" "$work/$d"
+    done
+    defs=(-DRADIUS=2 -DSTAR=1 -DDOUBLE=1 -DLOOPGEN=0)
+    serial=("$work/SERIAL/Stencil/stencil.c" "$work/common/wtime.c")
+    mpi=("$work/MPI1/Stencil/stencil.c" "$work/common/wtime.c" "$work/common/MPI_bail_out.c")
+    args=("$iters" "$size")
+    what="2-D star stencil, radius 2, ${size}^2, $((iters + 1)) iterations"
+    ;;
+  prk_transpose)
+    for d in SERIAL/Transpose MPI1/Transpose include common; do
+      [ -e "$src/$d" ] || { echo "validate_public.sh: $src has no $d (not a ParRes/Kernels checkout?)" >&2; exit 2; }
+      mkdir -p "$work/$(dirname "$d")"
+      cp -r "$src/$d" "$work/$d"
+    done
+    defs=()
+    serial=("$work/SERIAL/Transpose/transpose.c" "$work/common/wtime.c")
+    mpi=("$work/MPI1/Transpose/transpose.c" "$work/common/wtime.c" "$work/common/MPI_bail_out.c")
+    args=("$iters" "$size" "$size")  # untiled (tile size = order)
+    what="transpose B += A^T, ${size}^2, $((iters + 1)) iterations"
+    ;;
+  *) echo "validate_public.sh: unknown code '$code'" >&2; exit 2 ;;
+esac
+(cd "$work" && patch -s -p1 < "$root/tools/public/$code.patch") ||
+  { echo "validate_public.sh: tools/public/$code.patch does not apply to this checkout" >&2; exit 1; }
+
+echo "[public] analysing the serial $code ($what) at $opt for P = $procs" >&2
+"$tool" analyze "${serial[@]}" -I"$work/include" ${defs[@]+"${defs[@]}"} "$opt" --procs "$procs" \
+  --json "$out/estimate.json" --out "$out/analysis" -- "${args[@]}" > "$out/analysis.log" 2>&1 ||
+  { tail -20 "$out/analysis.log" >&2; echo "validate_public.sh: analysis failed" >&2; exit 1; }
+
+lib="$out/libpmpi_counter.so"
+mpicc -O2 -shared -fPIC -o "$lib" "$root/examples/measure/pmpi_counter.c"
+mpicc -O2 -I"$work/include" ${defs[@]+"${defs[@]}"} -o "$out/mpi_program" "${mpi[@]}" -lm
+flags=(--oversubscribe)
+[ "$(id -u)" = 0 ] && flags+=(--allow-run-as-root)
+IFS=, read -r -a counts <<< "$procs"
+for p in "${counts[@]}"; do
+  echo "[public] MPI run on $p processes" >&2
+  mpirun "${flags[@]}" -np "$p" -x LD_PRELOAD="$lib" -x CA_PMPI_OUT="$out/measured_p$p.json" \
+    "$out/mpi_program" "${args[@]}" > "$out/mpi_p$p.log" 2>&1 ||
+    { tail -5 "$out/mpi_p$p.log" >&2; echo "validate_public.sh: MPI run failed" >&2; exit 1; }
+done
+
+rows=$(python3 - "$out" "$code" "$what" "$opt" "${counts[@]}" <<'EOF'
+import json, sys
+out, code, what, opt, counts = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
+est = {e["n"]: e for e in json.load(open(f"{out}/estimate.json"))["procs"]}
+for p in counts:
+    m = json.load(open(f"{out}/measured_p{p}.json"))
+    e = est[int(p)]
+    acc = 1 - abs(e["total_bytes"] - m["total_bytes"]) / m["total_bytes"] if m["total_bytes"] else float("nan")
+    print(f"| {code} | {what} | {opt} | {p} | {m['total_bytes']:,} | {e['total_bytes']:,} | {100 * acc:.1f}% "
+          f"| {m['p2p_bytes']:,} / {m['collective_bytes']:,} | {e['p2p_bytes']:,} / {e['collective_bytes']:,} "
+          f"| {e.get('distribution', '')} |")
+EOF
+)
+header="| code | problem | build | P | measured B | estimated B | accuracy | meas p2p / coll B | est p2p / coll B | distribution |
+|---|---|---|---:|---:|---:|---:|---:|---:|---|"
+echo "$header"
+echo "$rows"
+if [ -n "$doc" ]; then
+  {
+    echo
+    echo "- \`tools/validate_public.sh --code $code CHECKOUT --size $size --iterations $iters --procs $procs --opt $opt\`"
+    echo "  (checkout: $(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo unknown), $(date -u +%Y-%m-%d))"
+    echo
+    echo "$header"
+    echo "$rows"
+  } >> "$doc"
+fi
+echo "[public] results in $out" >&2
