@@ -53,13 +53,18 @@ tool="$root/bazel-bin/tools/commanalyzer"
 work="$out/src"
 rm -rf "$work"
 mkdir -p "$work"
+# copy_prk KERNEL: the serial and MPI1 versions of a PRK kernel and what they include.
+copy_prk() {
+  local d
+  for d in "SERIAL/$1" "MPI1/$1" include common; do
+    [ -e "$src/$d" ] || { echo "validate_public.sh: $src has no $d (not a ParRes/Kernels checkout?)" >&2; exit 2; }
+    mkdir -p "$work/$(dirname "$d")"
+    cp -r "$src/$d" "$work/$d"
+  done
+}
 case "$code" in
   prk_stencil)
-    for d in SERIAL/Stencil MPI1/Stencil include common; do
-      [ -e "$src/$d" ] || { echo "validate_public.sh: $src has no $d (not a ParRes/Kernels checkout?)" >&2; exit 2; }
-      mkdir -p "$work/$(dirname "$d")"
-      cp -r "$src/$d" "$work/$d"
-    done
+    copy_prk Stencil
     defs=(-DRADIUS=2 -DSTAR=1 -DDOUBLE=1 -DLOOPGEN=0)
     serial=("$work/SERIAL/Stencil/stencil.c" "$work/common/wtime.c")
     mpi=("$work/MPI1/Stencil/stencil.c" "$work/common/wtime.c" "$work/common/MPI_bail_out.c")
@@ -67,11 +72,7 @@ case "$code" in
     what="2-D star stencil, radius 2, ${size}^2, $((iters + 1)) iterations"
     ;;
   prk_transpose)
-    for d in SERIAL/Transpose MPI1/Transpose include common; do
-      [ -e "$src/$d" ] || { echo "validate_public.sh: $src has no $d (not a ParRes/Kernels checkout?)" >&2; exit 2; }
-      mkdir -p "$work/$(dirname "$d")"
-      cp -r "$src/$d" "$work/$d"
-    done
+    copy_prk Transpose
     defs=()
     serial=("$work/SERIAL/Transpose/transpose.c" "$work/common/wtime.c")
     mpi=("$work/MPI1/Transpose/transpose.c" "$work/common/wtime.c" "$work/common/MPI_bail_out.c")
