@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The command-line front end: output, files, and errors on bad input.
 set -uo pipefail
-tool="$1"
+tool="$1" jacobi="${2:-}"
 tmp="${TEST_TMPDIR:-$(mktemp -d)}"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
@@ -83,4 +83,17 @@ expect_error 2 "is not auto, block, cartesian, metis or a readable distribution 
 expect_error 2 "--ownership: 'both' is not location or value" "$tool" demo --ownership both
 # A bad map is found before the program is built and run.
 expect_error 2 "rank 5" "$tool" analyze "$tmp/ok.c" --procs 2 --distribution "$tmp/rank5.map"
+# The textbook pointer-swap Jacobi (n = 24, 4 steps) under the MPI code's
+# 2 x 2 blocks: 2 cuts x 2 directions x (n - 2) points x 8 bytes per step,
+# the same at every -O level (and found by the default portfolio too).
+if [ -n "$jacobi" ]; then
+  printf 'grid 1 24x24 2x2\n' > "$tmp/grid.map"
+  for opt in -O0 -O1 -O2 -O3; do
+    out=$("$tool" analyze "$jacobi" "$opt" --procs 4 --distribution "$tmp/grid.map" -- 24 4 2>&1) ||
+      fail "jacobi_swap at $opt: $out"
+    [ "$(awk '$1 == 4 {print $3}' <<<"$out")" = $(( 2 * 2 * 22 * 8 * 4 )) ] || fail "jacobi_swap at $opt: $out"
+    out=$("$tool" analyze "$jacobi" "$opt" --procs 4 -- 24 4 2>&1) || fail "jacobi_swap at $opt: $out"
+    grep -qE "^ +4 +$(( 2 * 2 * 22 * 8 * 4 )) .*cartesian" <<<"$out" || fail "jacobi_swap auto at $opt: $out"
+  done
+fi
 echo "cli_test: all passed"
