@@ -223,51 +223,55 @@ class LocationIndex {
   }
 
  private:
+  // The location graph's rows, node by node: the symmetric value-graph
+  // rows of its vertices mapped to nodes and summed in a dense accumulator
+  // (no hashing: one pass over the value graph's edges).
   void build_graph(const ValueGraph& graph) {
     const std::size_t n = node_count();
     work_.assign(n, 0);
     exports_.assign(n, 0);
-    absl::flat_hash_map<std::uint64_t, std::uint64_t> weight;  // (a << 32 | b), a < b
+    std::vector<std::uint64_t> first(n + 1, 0);  // vertices by node
+    for (Node a : node_of_vertex_) {
+      if (a != kNone) ++first[a + 1];
+    }
+    for (std::size_t a = 0; a < n; ++a) first[a + 1] += first[a];
+    std::vector<ValueGraph::Vertex> members(first[n]);
+    {
+      std::vector<std::uint64_t> next(first.begin(), first.end() - 1);
+      for (ValueGraph::Vertex v = 0; v < node_of_vertex_.size(); ++v) {
+        if (node_of_vertex_[v] != kNone) members[next[node_of_vertex_[v]]++] = v;
+      }
+    }
     const auto& g = graph.symmetric();
-    for (ValueGraph::Vertex v = 0; v < graph.vertex_count(); ++v) {
-      const Node a = node_of_vertex_[v];
-      if (a == kNone) continue;
-      work_[a] += 1 + graph.work(v);
-      exports_[a] += graph.exports(v);
-      for (auto e : boost::make_iterator_range(boost::out_edges(v, g))) {
-        const Node b = node_of_vertex_[boost::target(e, g)];
-        if (b == kNone || b <= a) continue;  // each pair once (the closure lists both directions)
-        weight[std::uint64_t{a} << 32 | b] += g[e].uses;
-      }
-    }
-    std::vector<std::uint64_t> degree(n + 1, 0);
-    for (const auto& [key, w] : weight) {
-      ++degree[key >> 32];
-      ++degree[key & 0xffffffffu];
-    }
-    row_start_.assign(n + 1, 0);
-    for (std::size_t a = 0; a < n; ++a) row_start_[a + 1] = row_start_[a] + degree[a];
-    neighbour_.resize(row_start_[n]);
-    uses_.resize(row_start_[n]);
-    std::vector<std::uint64_t> next(row_start_.begin(), row_start_.end() - 1);
-    for (const auto& [key, w] : weight) {
-      const auto a = static_cast<Node>(key >> 32), b = static_cast<Node>(key & 0xffffffffu);
-      neighbour_[next[a]] = b;
-      uses_[next[a]++] = w;
-      neighbour_[next[b]] = a;
-      uses_[next[b]++] = w;
-    }
-    // Rows sorted by neighbour: the graph, and what METIS makes of it, do
-    // not depend on the hash map's order.
+    constexpr std::uint32_t kUnseen = ~std::uint32_t{0};
+    std::vector<std::uint32_t> slot(n, kUnseen);
     std::vector<std::pair<Node, std::uint64_t>> row;
-    for (std::size_t a = 0; a < n; ++a) {
+    row_start_.assign(1, 0);
+    for (Node a = 0; a < n; ++a) {
       row.clear();
-      for (std::uint64_t e = row_start_[a]; e < row_start_[a + 1]; ++e) row.emplace_back(neighbour_[e], uses_[e]);
-      std::sort(row.begin(), row.end());
-      for (std::uint64_t e = row_start_[a], k = 0; e < row_start_[a + 1]; ++e, ++k) {
-        neighbour_[e] = row[k].first;
-        uses_[e] = row[k].second;
+      for (std::uint64_t k = first[a]; k < first[a + 1]; ++k) {
+        const ValueGraph::Vertex v = members[k];
+        work_[a] += 1 + graph.work(v);
+        exports_[a] += graph.exports(v);
+        for (auto e : boost::make_iterator_range(boost::out_edges(v, g))) {
+          const Node b = node_of_vertex_[boost::target(e, g)];
+          if (b == kNone || b == a) continue;
+          if (slot[b] == kUnseen) {
+            slot[b] = static_cast<std::uint32_t>(row.size());
+            row.emplace_back(b, 0);
+          }
+          row[slot[b]].second += g[e].uses;
+        }
       }
+      for (const auto& [b, uses] : row) slot[b] = kUnseen;
+      // Sorted by neighbour: the graph, and what METIS makes of it, do not
+      // depend on the order the vertices were met in.
+      std::sort(row.begin(), row.end());
+      for (const auto& [b, uses] : row) {
+        neighbour_.push_back(b);
+        uses_.push_back(uses);
+      }
+      row_start_.push_back(neighbour_.size());
     }
   }
 
