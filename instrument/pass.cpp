@@ -294,7 +294,9 @@ Rule ruleFor(const Instruction &I, SmallVectorImpl<Value *> &Ops) {
 struct Runtime {
   Type *I32, *I64, *Ptr;
   ArrayType *ArgLabelsTy;
-  FunctionCallee Load, Store, Clear, MemCpy, MemSet, Union, Use, StackTemp, StackMem;
+  FunctionCallee Load, Store, Clear, MemCpy, MemSet, Union, Use, StackTemp, StackMem,
+      IndexedIndirectly;
+  GlobalVariable *IndirectFirst, *IndirectEnd;
   GlobalVariable *ArgLabels, *ArgCallee, *RetLabel, *RetValid;
   StructType *CacheEntryTy;
   ArrayType *CacheTy;
@@ -329,6 +331,9 @@ struct Runtime {
     Use = fn("__ca_use", Void, {I64, I32});
     StackTemp = fn("__ca_stack_temp", Void, {Ptr, I64});
     StackMem = fn("__ca_stack_mem", Void, {Ptr, I64});
+    IndexedIndirectly = fn("__ca_indexed_indirectly", Void, {Ptr});
+    IndirectFirst = global(M, "__ca_indirect_first", I64);
+    IndirectEnd = global(M, "__ca_indirect_end", I64);
     ArgLabelsTy = ArrayType::get(I64, kMaxArgLabels);
     ArgLabels = tls(M, "__ca_arg_labels", ArgLabelsTy);
     ArgCallee = tls(M, "__ca_arg_callee", Ptr);
@@ -1347,6 +1352,64 @@ private:
     return GV && GV->isConstant() && GV->hasDefinitiveInitializer();
   }
 
+  // An element of an array: an address that is not a scalar's (a global,
+  // a local, an argument or a field of one, at constant offsets).
+  static bool isElementAddress(Value *Addr) {
+    Value *P = Addr->stripPointerCasts();
+    while (auto *G = dyn_cast<GEPOperator>(P)) {
+      if (!G->hasAllConstantIndices())
+        return true;
+      P = G->getPointerOperand()->stripPointerCasts();
+    }
+    return !isa<GlobalValue>(P) && !isa<AllocaInst>(P) && !isa<Argument>(P) &&
+           !isa<LoadInst>(P) && !isa<CallBase>(P);
+  }
+
+  // Addr's index is read from an array (x[col[k]], a node list, a CSR row
+  // start plus an offset): integer arithmetic back from a variable GEP
+  // index reaches a load of an array element. Loop counters (phis) and
+  // sizes read from scalars (n, mesh->n) do not count.
+  static bool indexedIndirectly(Value *Addr) {
+    SmallVector<Value *, 8> Work;
+    Value *P = Addr->stripPointerCasts();
+    while (auto *G = dyn_cast<GEPOperator>(P)) {
+      for (Value *Index : G->indices())
+        if (!isa<Constant>(Index))
+          Work.push_back(Index);
+      P = G->getPointerOperand()->stripPointerCasts();
+    }
+    SmallPtrSet<Value *, 16> Seen;
+    while (!Work.empty() && Seen.size() < 32) {
+      Value *V = Work.pop_back_val();
+      if (!Seen.insert(V).second)
+        continue;
+      if (auto *LI = dyn_cast<LoadInst>(V)) {
+        if (LI->getType()->isIntegerTy() && isElementAddress(LI->getPointerOperand()))
+          return true;
+      } else if (auto *C = dyn_cast<CastInst>(V)) {
+        Work.push_back(C->getOperand(0));
+      } else if (auto *B = dyn_cast<BinaryOperator>(V)) {
+        Work.push_back(B->getOperand(0));
+        Work.push_back(B->getOperand(1));
+      }
+    }
+    return false;
+  }
+
+  // Marks Addr's array as indexed indirectly, calling the runtime only for
+  // addresses outside the last array marked.
+  void emitIndirectMark(IRBuilder<> &B, Value *Addr) {
+    Value *A = B.CreatePtrToInt(Addr, RT.I64);
+    Value *First = RT.tag(B.CreateLoad(RT.I64, RT.IndirectFirst), Runtime::kRunState);
+    Value *End = RT.tag(B.CreateLoad(RT.I64, RT.IndirectEnd), Runtime::kRunState);
+    Value *Outside = B.CreateICmpUGE(B.CreateSub(A, First), B.CreateSub(End, First));
+    Instruction *SplitBefore = &*B.GetInsertPoint();
+    MDNode *Cold = MDBuilder(F.getContext()).createBranchWeights(1, 1000);
+    Instruction *Then = SplitBlockAndInsertIfThen(Outside, SplitBefore, /*Unreachable=*/false, Cold);
+    IRBuilder<>(Then).CreateCall(RT.IndexedIndirectly, {Addr});
+    B.SetInsertPoint(SplitBefore);
+  }
+
   // Every data load calls the hook, needed or not: the first load of a
   // location creates an input value there (DESIGN.md). Pointer fields of a
   // mixed aggregate are not loaded as data.
@@ -1356,6 +1419,8 @@ private:
     if (!isDataType(T) || !instrumentedAddress(Addr) || readsConstant(Addr))
       return;
     IRBuilder<> B(LI.getNextNode());
+    if (indexedIndirectly(Addr))
+      emitIndirectMark(B, Addr);
     if (!hasPointer(T)) {
       Shadows[&LI] = emitLoadHook(
           B, Addr, DL.getTypeStoreSize(T).getFixedValue(), LI.getAlign());
@@ -1379,6 +1444,8 @@ private:
     Type *T = V->getType();
     uint64_t Size = DL.getTypeStoreSize(T).getFixedValue();
     IRBuilder<> B(&SI);
+    if (isDataType(T) && indexedIndirectly(Addr))
+      emitIndirectMark(B, Addr);
     if (!isDataType(T)) { // a pointer: kills what was there
       B.CreateCall(RT.Clear, {Addr, B.getInt64(Size)});
     } else if (!hasPointer(T)) {

@@ -39,6 +39,7 @@ __thread uint32_t __ca_ret_valid;
 constinit ShadowCacheEntry __ca_shadow_cache[CA_SHADOW_CACHE_ENTRIES] = {};
 // The slicer's run of free node slots, used by the inline union path.
 constinit commanalyzer::UnionDagSlicer::NodeRun __ca_node_run = {};
+constinit uintptr_t __ca_indirect_first = 0, __ca_indirect_end = 0;
 }
 
 static_assert(CA_SHADOW_WORD_BYTES == commanalyzer::PagedShadowMemory<>::kWordBytes &&
@@ -259,6 +260,7 @@ void note_release(void* p, size_t size) {
   InRuntime guard;
   g_analyzer->clear(address(p), size);
   g_analyzer->release(address(p));
+  if (address(p) == __ca_indirect_first) __ca_indirect_first = __ca_indirect_end = 0;  // a new array may come here
 }
 
 // realloc's own copy is not instrumented: the moved values are replicated
@@ -397,6 +399,13 @@ void __ca_memcpy(void* dst, const void* src, uint64_t size) {
 
 void __ca_array(const void* addr, uint64_t size) { note_allocation(const_cast<void*>(addr), size); }
 
+void __ca_indexed_indirectly(const void* addr) {
+  if (g_analyzer == nullptr || t_in_runtime) return;
+  InRuntime guard;
+  const auto [first, end] = g_analyzer->indexed_indirectly(address(addr));
+  if (first != end) __ca_indirect_first = first, __ca_indirect_end = end;
+}
+
 void __ca_memset(void* dst, uint64_t size) {
   InRuntime guard;
   RuntimeAnalyzer& a = analyzer();
@@ -441,6 +450,7 @@ void __ca_use(ca_label label, uint32_t site) {
 void __commanalyzer_region_begin(void) {
   InRuntime guard;
   analyzer().region_begin();
+  __ca_indirect_first = __ca_indirect_end = 0;  // marks restart with the region
 }
 void __commanalyzer_region_end(void) {
   InRuntime guard;

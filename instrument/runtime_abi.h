@@ -74,6 +74,13 @@ void __ca_memset(void* dst, uint64_t size);
 // or more from a constructor): an array as a heap allocation is, so a data
 // distribution can name and align it.
 void __ca_array(const void* addr, uint64_t size);
+// An access at an index read from an array (x[col[k]], the pass decides):
+// the array holding addr is addressed irregularly, which an MPI code
+// distributes by a graph partition rather than in blocks. Once marked, the
+// array's extent is [__ca_indirect_first, __ca_indirect_end): the pass
+// calls only for addresses outside it.
+void __ca_indexed_indirectly(const void* addr);
+extern uintptr_t __ca_indirect_first, __ca_indirect_end;
 
 // Computation: the label of an instruction with two data operands.
 // Callers may skip the call when a == 0 && b == 0 (result: CA_COMPUTED_BIT)

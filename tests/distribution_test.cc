@@ -81,7 +81,7 @@ TEST(Distribution, PortfolioFindsTheCartesianGridOfAStencil) {
   ASSERT_GE(four.candidates.size(), 2u);
   EXPECT_EQ(four.candidates.front().first, "block");
   EXPECT_EQ(four.candidates.front().second, 3u * 2 * (n - 2) * 8 * steps);
-  // A stencil is structured: no graph partition is offered.
+  // No array indexed indirectly: no graph partition is offered.
   for (const auto& [name, bytes] : four.candidates) EXPECT_NE(name, "metis");
 }
 
@@ -116,32 +116,70 @@ TEST(Distribution, LocationGraphDoesNotGrowWithTimeSteps) {
   EXPECT_EQ(a.locations().location_count(), 12u * 12 - 4);
 }
 
-// y[i] = sum over a few random columns of x: no regular grid explains the
-// flows, so the graph partition is a candidate too.
-TEST(Distribution, IrregularFlowsAreOfferedAGraphPartition) {
+// y[i] = sum over a few random columns of x, read at indices from an
+// array (as x[col[k]]): the graph partition is a candidate too.
+TEST(Distribution, IndirectlyIndexedArraysAreOfferedAGraphPartition) {
   constexpr std::uint64_t n = 256;
-  Analyzer<> a;
-  const Array x{0x1000000}, y{0x2000000};
-  a.allocation(x.base, 8 * n);
-  a.allocation(y.base, 8 * n);
-  a.region_begin();
-  std::uint64_t seed = 7;
-  for (std::uint64_t i = 0; i < n; ++i) {
-    Label sum = a.load(x.at(i), 8);
-    for (int k = 0; k < 3; ++k) {
-      seed = seed * 6364136223846793005u + 1442695040888963407u;
-      sum = a.join(sum, a.load(x.at((seed >> 33) % n), 8));
+  for (const bool indirect : {false, true}) {
+    Analyzer<> a;
+    const Array x{0x1000000}, y{0x2000000};
+    a.allocation(x.base, 8 * n);
+    a.allocation(y.base, 8 * n);
+    a.region_begin();
+    std::uint64_t seed = 7;
+    for (std::uint64_t i = 0; i < n; ++i) {
+      Label sum = a.load(x.at(i), 8);
+      for (int k = 0; k < 3; ++k) {
+        seed = seed * 6364136223846793005u + 1442695040888963407u;
+        const Address at = x.at((seed >> 33) % n);
+        if (indirect) a.indexed_indirectly(at);
+        sum = a.join(sum, a.load(at, 8));
+      }
+      a.store(y.at(i), 8, a.compute(sum));
     }
-    a.store(y.at(i), 8, a.compute(sum));
+    a.region_end();
+    a.finish();
+    EXPECT_EQ(a.profile().arrays[0].indexed_indirectly, indirect);
+    EXPECT_FALSE(a.profile().arrays[1].indexed_indirectly);
+    Estimator<Profile0> est(a.profile());
+    const CommEstimate e = est.estimate(4);
+    bool offered = false;
+    for (const auto& [name, bytes] : e.candidates) offered |= name == "metis";
+    EXPECT_EQ(offered, indirect);
+    for (const auto& [name, bytes] : e.candidates) EXPECT_GE(bytes, e.total_bytes()) << name;
+  }
+}
+
+// B += A^T, A += 1 (PRK's transpose), with A and B of one extent, so aligned: a graph partition would
+// put A(i,j) with B(j,i) and send nothing, a distribution no MPI transpose
+// has. Every index is computed from loop counters: blocks only, and the
+// all-to-all of a block-distributed transpose.
+TEST(Distribution, ATransposeIsDistributedInBlocks) {
+  constexpr std::uint64_t n = 16;
+  constexpr int P = 4;
+  Analyzer<> a;
+  const Array A{0x1000000}, B{0x2000000};
+  a.allocation(A.base, 8 * n * n);
+  a.allocation(B.base, 8 * n * n);
+  a.region_begin();
+  for (int step = 0; step < 2; ++step) {
+    for (std::uint64_t i = 0; i < n; ++i) {
+      for (std::uint64_t j = 0; j < n; ++j) {
+        a.store(B.at(i * n + j), 8, a.join(a.load(B.at(i * n + j), 8), a.load(A.at(j * n + i), 8)));
+      }
+    }
+    for (std::uint64_t i = 0; i < n * n; ++i) a.store(A.at(i), 8, a.compute(a.load(A.at(i), 8)));  // A += 1
+    a.iteration();
   }
   a.region_end();
   a.finish();
   Estimator<Profile0> est(a.profile());
-  const CommEstimate e = est.estimate(4);
-  bool offered = false;
-  for (const auto& [name, bytes] : e.candidates) offered |= name == "metis";
-  EXPECT_TRUE(offered);
-  for (const auto& [name, bytes] : e.candidates) EXPECT_GE(bytes, e.total_bytes()) << name;
+  const CommEstimate e = est.estimate(P);
+  for (const auto& [name, bytes] : e.candidates) EXPECT_NE(name, "metis");
+  // Rows in blocks: of A's n x n elements, those outside the diagonal
+  // blocks go to B's owner, every step.
+  EXPECT_EQ(e.distribution, "block");
+  EXPECT_EQ(e.p2p_bytes, 2u * 8 * n * n * (P - 1) / P);
 }
 
 TEST(Distribution, MapErrorsNameTheLineAndTheProblem) {

@@ -374,7 +374,9 @@ void print_run_facts(const ProfileT& profile, const ProfileInfo& info) {
     std::cout << "arrays (allocation order):";
     constexpr std::size_t kShown = 12;
     for (std::size_t k = 0; k < std::min(kShown, profile.arrays.size()); ++k) {
-      std::cout << " #" << k + 1 << " " << profile.arrays[k].bytes << " B" << (k + 1 < profile.arrays.size() ? "," : "");
+      std::cout << " #" << k + 1 << " " << profile.arrays[k].bytes << " B"
+                << (profile.arrays[k].indexed_indirectly ? " (indexed indirectly)" : "")
+                << (k + 1 < profile.arrays.size() ? "," : "");
     }
     if (profile.arrays.size() > kShown) std::cout << " ... (" << profile.arrays.size() << " in all)";
     std::cout << "\n";

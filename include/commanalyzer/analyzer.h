@@ -10,6 +10,7 @@
 //   a.fill(dst, size);                  // memset: new constant values
 //   a.use(l, site);                     // l decides a branch: consumed
 //   a.allocation(p, n); a.release(p);   // heap arrays (for balance groups)
+//   a.indexed_indirectly(addr);         // x[col[k]]: addr's array is irregular
 //   a.region_begin(); a.iteration(); a.region_end(); a.finish();
 //
 // The result is a Profile (profile.h), which estimate.h turns into the
@@ -242,6 +243,19 @@ class Analyzer {
     }
   }
 
+  // An access in the region at an index read from an array (x[col[k]]):
+  // its array is marked. Returns the array's extent [first, end), which
+  // needs no more marks; an empty range when nothing was marked (outside
+  // the region, an untracked block).
+  std::pair<Address, Address> indexed_indirectly(Address addr) {
+    if (!counting_) return {0, 0};
+    auto it = allocations_.upper_bound(addr);
+    if (it == allocations_.begin() || addr >= std::prev(it)->second.end) return {0, 0};
+    --it;
+    profile_.arrays[it->second.id - 1].indexed_indirectly = true;
+    return {it->first, it->second.end};
+  }
+
   std::uint32_t allocation_of(Address addr) const {
     auto it = allocations_.upper_bound(addr);
     if (it == allocations_.begin()) return 0;
@@ -256,6 +270,7 @@ class Analyzer {
       explicit_region_ = true;
       profile_.flows.clear();
       profile_.iteration_marks.clear();
+      for (auto& array : profile_.arrays) array.indexed_indirectly = false;  // the set-up's accesses do not count
     }
     counting_ = true;
   }

@@ -148,12 +148,6 @@ class CartesianSearch {
     }
   }
 
-  // Every class's values flow along at most distribution_internal::kStrides
-  // distinct strides (a stencil on a grid: a 27-point one has 13).
-  bool structured() const {
-    return std::all_of(classes_.begin(), classes_.end(), [](const Class& c) { return c.structured; });
-  }
-
   // Owners of every node for `procs` processes; `class_shape` gets the shape
   // each class was cut along (empty: none, BLOCK).
   std::vector<ProcId> distribute(int procs, bool by_index, std::vector<Shape>* class_shape = nullptr) const {
@@ -215,7 +209,6 @@ class CartesianSearch {
     std::vector<std::size_t> peer_start{0};
     std::vector<std::uint64_t> peer;        // peers' elements
     std::vector<Shape> shapes;
-    bool structured = true;
   };
   struct Choice {
     std::vector<const Shape*> chosen;  // per class; null: BLOCK
@@ -260,7 +253,6 @@ class CartesianSearch {
       }
       cls.peer_start.push_back(cls.peer.size());
     }
-    cls.structured = stride_count.size() <= distribution_internal::kStrides;
     // Candidate shapes from the most frequent strides that divide E.
     std::vector<std::pair<std::uint64_t, std::uint64_t>> by_count;  // (-count, stride)
     for (const auto& [stride, n] : stride_count) by_count.emplace_back(~n, stride);

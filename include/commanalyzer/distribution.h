@@ -10,7 +10,8 @@
 //    sends least (what MPI_Dims_create and MPI_Cart_create give a stencil
 //    code);
 //  - metis: METIS k-way on the location graph (edge cut, work balanced per
-//    array class), offered where some array's values flow irregularly;
+//    array class), offered where some array is indexed indirectly
+//    (x[col[k]]: the pass marks it, Profile::Array);
 //  - a user's map (distribution_map.h): what the user plans to write.
 // Free nodes (temporaries) go with the process they exchange most uses with.
 #ifndef COMMANALYZER_DISTRIBUTION_H_
@@ -110,7 +111,7 @@ struct DistributionPortfolio {
       out.push_back(std::move(d));
       return out;
     }
-    const std::shared_ptr<const CartesianSearch> search = cartesian || metis ? search_for(index) : nullptr;
+    const std::shared_ptr<const CartesianSearch> search = cartesian ? search_for(index) : nullptr;
     if (block) out.push_back({"block", block_distribution(index, procs), {}});
     if (cartesian) {
       // Only distributions that differ from those before (where every
@@ -124,11 +125,14 @@ struct DistributionPortfolio {
         }
       }
     }
-    // Regular blocks where every array is structured (an SPMD code
-    // distributes such arrays in regular blocks, whatever a graph partition
-    // of the same flows might save); a graph partition where some array is
-    // not.
-    if (metis && (out.empty() || !search->structured())) {
+    // A graph partition where some array is indexed indirectly (x[col[k]],
+    // a mesh's node list), as MPI codes distribute unstructured data; where
+    // every index is computed from loop counters, regular blocks, whatever
+    // a graph partition's ragged cuts might save (no one writes them; a
+    // transpose's A(i,j) with B(j,i) would even send nothing).
+    const bool irregular = std::any_of(index.classes().begin(), index.classes().end(),
+                                       [](const LocationIndex::ArrayClass& c) { return c.indexed_indirectly; });
+    if (metis && (out.empty() || irregular)) {
       out.push_back({"metis", metis_distribution(index, procs), {}});
     }
     return out;

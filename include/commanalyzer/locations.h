@@ -36,6 +36,7 @@ struct ArrayExtent {
   Address base = 0;
   std::uint64_t bytes = 0;
   bool freed = false;
+  bool indexed_indirectly = false;  // at an index read from an array (x[col[k]])
 };
 
 // A copy from one array into another (Profile::Move).
@@ -79,6 +80,7 @@ class LocationIndex {
     std::uint64_t element_bytes = 0;  // gcd of the offsets used and the extent
     std::vector<std::uint32_t> arrays;  // array ids (1-based, as vertex groups)
     std::size_t locations = 0;          // of them in the graph (0: arrays the region never used)
+    bool indexed_indirectly = false;    // one of them is (ArrayExtent)
     std::uint64_t elements() const { return element_bytes == 0 ? 0 : bytes / element_bytes; }
   };
 
@@ -118,6 +120,7 @@ class LocationIndex {
       if (fresh) index.classes_.push_back({arrays[id - 1].bytes, 0, {}});
       class_of_array[id] = it->second;
       index.classes_[it->second].arrays.push_back(id);
+      index.classes_[it->second].indexed_indirectly |= arrays[id - 1].indexed_indirectly;
     }
     // Locations of the array-homed vertices; free nodes after them.
     absl::flat_hash_map<std::pair<std::uint32_t, std::uint64_t>, Node> location_of;

@@ -43,6 +43,9 @@ struct Profile {
     Address base = 0;
     std::uint64_t bytes = 0;
     bool freed = false;
+    // Accessed in the region at an index read from an array (x[col[k]]):
+    // data an MPI code distributes by a graph partition, not in blocks.
+    bool indexed_indirectly = false;
   };
   std::vector<Array> arrays;
   // Copies from one tracked array into another (memcpy, realloc, a

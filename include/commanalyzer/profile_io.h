@@ -12,7 +12,8 @@
 //     version 3: u16 size[values] u8 input[values] u32 vertex[values]
 //   u64 vertices; u64 home[] u32 weight[] u32 group[]
 //   u64 marks;    u32 mark[]
-//   version 5: u64 arrays; per array u64 base u64 bytes u64 freed
+//   version 5: u64 arrays; per array u64 base u64 bytes u64 flags
+//              (bit 0: freed; version 6, bit 1: indexed indirectly)
 //              u64 moves; per move u64 from u64 to u64 from_offset
 //              u64 to_offset u64 bytes
 //   u64 flows; u64 sources; then
@@ -24,7 +25,7 @@
 //     version 4: FNV-1a over the little-endian 64-bit words of the stream
 //                (the last one zero-padded), then over the byte length
 //     version 3: FNV-1a over the bytes
-// Writers write version 5; readers read 3 to 5.
+// Writers write version 6; readers read 3 to 6.
 #ifndef COMMANALYZER_PROFILE_IO_H_
 #define COMMANALYZER_PROFILE_IO_H_
 
@@ -50,7 +51,7 @@
 namespace commanalyzer {
 
 inline constexpr char kProfileMagic[8] = {'C', 'A', 'P', 'R', 'O', 'F', 'I', 'L'};
-inline constexpr std::uint32_t kProfileVersion = 5;
+inline constexpr std::uint32_t kProfileVersion = 6;
 inline constexpr std::uint32_t kOldestReadableProfileVersion = 3;
 
 class ProfileError : public std::runtime_error {
@@ -390,7 +391,7 @@ void write_profile(std::ostream& out, const Profile<BasicCompactValueStore<Liven
   for (const auto& a : profile.arrays) {
     w.put<std::uint64_t>(a.base);
     w.put<std::uint64_t>(a.bytes);
-    w.put<std::uint64_t>(a.freed ? 1 : 0);
+    w.put<std::uint64_t>((a.freed ? 1 : 0) | (a.indexed_indirectly ? 2 : 0));
   }
   w.put<std::uint64_t>(profile.moves.size());
   for (const auto& m : profile.moves) {
@@ -503,7 +504,9 @@ inline LoadedProfile read_profile(std::istream& in, ProfileInfo* info = nullptr)
     for (auto& a : profile.arrays) {
       a.base = r.get<std::uint64_t>();
       a.bytes = r.get<std::uint64_t>();
-      a.freed = r.get<std::uint64_t>() != 0;
+      const auto flags = r.get<std::uint64_t>();
+      a.freed = (flags & 1) != 0;
+      a.indexed_indirectly = (flags & 2) != 0;
     }
     const auto moves = r.get<std::uint64_t>();
     if (moves > (std::uint64_t{1} << 32)) throw ProfileError("corrupt profile: impossible move count");
