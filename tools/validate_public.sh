@@ -19,11 +19,16 @@
 #                 radius 2, n x n grid, T + 1 iterations (defaults n=256, T=10)
 #   prk_transpose SERIAL/Transpose and MPI1/Transpose: B += A^T, A += 1,
 #                 n x n, untiled, T + 1 iterations
+# (CHECKOUT = a checkout of github.com/Mantevo/HPCCG)
+#   hpccg         the CG mini-app, one source built serially and with
+#                 -DUSING_MPI: 27-point operator on an n x n x 4n grid,
+#                 z-slabs of n x n x 4n/P on P processes; T CG iterations
+#                 (defaults n=16, T=10; P must divide 4n)
 # A full tools/validate.sh run rewrites docs/VALIDATION.md: run this after
 # it, with --doc docs/VALIDATION.md, to add the public codes' rows.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-code="" src="" size=256 iters=10 procs="4,16" opt="-O2" out="" doc=""
+code="" src="" size="" iters=10 procs="4,16" opt="-O2" out="" doc=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --code) code="$2"; shift ;;
@@ -54,6 +59,8 @@ work="$out/src"
 rm -rf "$work"
 mkdir -p "$work"
 # copy_prk KERNEL: the serial and MPI1 versions of a PRK kernel and what they include.
+# mpi_args P: the MPI program's arguments on P processes (default: the serial ones).
+mpi_args() { echo "${args[@]}"; }
 copy_prk() {
   local d
   for d in "SERIAL/$1" "MPI1/$1" include common; do
@@ -62,8 +69,10 @@ copy_prk() {
     cp -r "$src/$d" "$work/$d"
   done
 }
+cxx=mpicc
 case "$code" in
   prk_stencil)
+    size=${size:-256}
     copy_prk Stencil
     defs=(-DRADIUS=2 -DSTAR=1 -DDOUBLE=1 -DLOOPGEN=0)
     serial=("$work/SERIAL/Stencil/stencil.c" "$work/common/wtime.c")
@@ -72,12 +81,37 @@ case "$code" in
     what="2-D star stencil, radius 2, ${size}^2, $((iters + 1)) iterations"
     ;;
   prk_transpose)
+    size=${size:-256}
     copy_prk Transpose
     defs=()
     serial=("$work/SERIAL/Transpose/transpose.c" "$work/common/wtime.c")
     mpi=("$work/MPI1/Transpose/transpose.c" "$work/common/wtime.c" "$work/common/MPI_bail_out.c")
     args=("$iters" "$size" "$size")  # untiled (tile size = order)
     what="transpose B += A^T, ${size}^2, $((iters + 1)) iterations"
+    ;;
+  hpccg)
+    size=${size:-16}
+    [ -f "$src/HPCCG.cpp" ] || { echo "validate_public.sh: $src has no HPCCG.cpp (not a Mantevo/HPCCG checkout?)" >&2; exit 2; }
+    cp -r "$src/." "$work/"
+    rm -rf "$work/.git"
+    mkdir -p "$work/include"  # nothing of ours: -I for the PRK layout
+    sources=(main.cpp generate_matrix.cpp read_HPC_row.cpp compute_residual.cpp mytimer.cpp dump_matlab_matrix.cpp
+             HPC_sparsemv.cpp HPCCG.cpp waxpby.cpp ddot.cpp make_local_matrix.cpp exchange_externals.cpp
+             YAML_Element.cpp YAML_Doc.cpp)
+    serial=("${sources[@]/#/$work/}")
+    mpi=("${serial[@]}")
+    defs=()
+    mpi_defs=(-DUSING_MPI)
+    cxx=mpicxx
+    export HPCCG_MAX_ITER=$((iters + 1))  # iterations k = 1 .. T, each marked
+    nz=$((4 * size))
+    args=("$size" "$size" "$nz")
+    IFS=, read -r -a counts <<< "$procs"
+    for p in "${counts[@]}"; do
+      [ $((nz % p)) -eq 0 ] || { echo "validate_public.sh: hpccg: P=$p does not divide nz=$nz" >&2; exit 2; }
+    done
+    mpi_args() { echo "$size $size $((nz / $1))"; }
+    what="CG, 27-point, ${size}x${size}x${nz}, z-slabs, $iters iterations"
     ;;
   *) echo "validate_public.sh: unknown code '$code'" >&2; exit 2 ;;
 esac
@@ -91,14 +125,14 @@ echo "[public] analysing the serial $code ($what) at $opt for P = $procs" >&2
 
 lib="$out/libpmpi_counter.so"
 mpicc -O2 -shared -fPIC -o "$lib" "$root/examples/measure/pmpi_counter.c"
-mpicc -O2 -I"$work/include" ${defs[@]+"${defs[@]}"} -o "$out/mpi_program" "${mpi[@]}" -lm
+$cxx -O2 -I"$work/include" ${defs[@]+"${defs[@]}"} ${mpi_defs[@]+"${mpi_defs[@]}"} -o "$out/mpi_program" "${mpi[@]}" -lm
 flags=(--oversubscribe)
 [ "$(id -u)" = 0 ] && flags+=(--allow-run-as-root)
 IFS=, read -r -a counts <<< "$procs"
 for p in "${counts[@]}"; do
   echo "[public] MPI run on $p processes" >&2
   mpirun "${flags[@]}" -np "$p" -x LD_PRELOAD="$lib" -x CA_PMPI_OUT="$out/measured_p$p.json" \
-    "$out/mpi_program" "${args[@]}" > "$out/mpi_p$p.log" 2>&1 ||
+    "$out/mpi_program" $(mpi_args "$p") > "$out/mpi_p$p.log" 2>&1 ||
     { tail -5 "$out/mpi_p$p.log" >&2; echo "validate_public.sh: MPI run failed" >&2; exit 1; }
 done
 
