@@ -80,7 +80,10 @@
 #include "llvm/Transforms/Scalar/LoopIdiomRecognize.h"
 #include "llvm/Transforms/Scalar/LoopPassManager.h"
 #include "llvm/Transforms/Scalar/LoopRotation.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/ADT/DepthFirstIterator.h"
 #include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Utils/LCSSA.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
@@ -218,6 +221,47 @@ enum class Rule {
   Phi,     // phi of labels
 };
 
+// Does Cond compare exactly A and B (either order, up to casts)?
+bool comparesPair(const Value *Cond, const Value *A, const Value *B) {
+  const auto *C = dyn_cast<CmpInst>(Cond);
+  if (!C)
+    return false;
+  const Value *X = C->getOperand(0)->stripPointerCasts(),
+              *Y = C->getOperand(1)->stripPointerCasts();
+  auto strip = [](const Value *V) {
+    while (const auto *Cast = dyn_cast<CastInst>(V))
+      V = Cast->getOperand(0);
+    return V;
+  };
+  X = strip(X), Y = strip(Y), A = strip(A), B = strip(B);
+  return (X == A && Y == B) || (X == B && Y == A);
+}
+
+// A minimum or maximum: `m = c < m ? c : m` as a select, or as a phi after
+// `if (c < m) m = c;` (a triangle or diamond whose head compares the two
+// incoming values). Its result is computed from both, as fmin() is: a
+// reduction over every element compared (MPI_Allreduce with MPI_MIN), not
+// a copy of the one kept.
+bool isMinMax(const Instruction &I) {
+  if (const auto *S = dyn_cast<SelectInst>(&I))
+    return comparesPair(S->getCondition(), S->getTrueValue(), S->getFalseValue());
+  const auto *P = dyn_cast<PHINode>(&I);
+  if (!P || P->getNumIncomingValues() != 2)
+    return false;
+  const BasicBlock *B0 = P->getIncomingBlock(0), *B1 = P->getIncomingBlock(1);
+  auto head = [](const BasicBlock *B, const BasicBlock *Other) -> const BasicBlock * {
+    if (B == Other->getSinglePredecessor())
+      return B; // triangle: B branches to Other and to the phi's block
+    return B->getSinglePredecessor();
+  };
+  const BasicBlock *H = head(B0, B1);
+  if (!H || H != head(B1, B0))
+    return false;
+  const auto *Br = dyn_cast<BranchInst>(H->getTerminator());
+  return Br && Br->isConditional() &&
+         comparesPair(Br->getCondition(), P->getIncomingValue(0), P->getIncomingValue(1));
+}
+
 // The rule for I and the operands whose labels flow into its result. Shared
 // by the "needed" analysis and by code generation so they cannot disagree.
 Rule ruleFor(const Instruction &I, SmallVectorImpl<Value *> &Ops) {
@@ -229,10 +273,12 @@ Rule ruleFor(const Instruction &I, SmallVectorImpl<Value *> &Ops) {
   case Instruction::PHI:
     for (Value *V : cast<PHINode>(I).incoming_values())
       add(V);
-    return Rule::Phi;
+    return isMinMax(I) ? Rule::Compute : Rule::Phi;
   case Instruction::Select:
     add(I.getOperand(1));
     add(I.getOperand(2));
+    if (isMinMax(I))
+      return Rule::Compute;
     return I.getOperand(0)->getType()->isVectorTy() ? Rule::Combine
                                                     : Rule::Select;
   case Instruction::Load:
@@ -294,7 +340,7 @@ Rule ruleFor(const Instruction &I, SmallVectorImpl<Value *> &Ops) {
 struct Runtime {
   Type *I32, *I64, *Ptr;
   ArrayType *ArgLabelsTy;
-  FunctionCallee Load, Store, Clear, MemCpy, MemSet, Union, Use, StackTemp, StackMem,
+  FunctionCallee Load, Store, Clear, MemCpy, MemSet, Union, Use, LoopResult, StackTemp, StackMem,
       IndexedIndirectly;
   GlobalVariable *IndirectFirst, *IndirectEnd;
   GlobalVariable *ArgLabels, *ArgCallee, *RetLabel, *RetValid;
@@ -329,6 +375,7 @@ struct Runtime {
     MemSet = fn("__ca_memset", Void, {Ptr, I64});
     Union = fn("__ca_union", I64, {I64, I64});
     Use = fn("__ca_use", Void, {I64, I32});
+    LoopResult = fn("__ca_value", I64, {I64, I32});
     StackTemp = fn("__ca_stack_temp", Void, {Ptr, I64});
     StackMem = fn("__ca_stack_mem", Void, {Ptr, I64});
     IndexedIndirectly = fn("__ca_indexed_indirectly", Void, {Ptr});
@@ -391,8 +438,8 @@ struct Runtime {
 
 class FunctionInstrumenter {
 public:
-  FunctionInstrumenter(Function &F, Runtime &RT)
-      : F(F), RT(RT), DL(F.getParent()->getDataLayout()) {}
+  FunctionInstrumenter(Function &F, Runtime &RT, const SmallPtrSetImpl<PHINode *> &LoopResults)
+      : F(F), RT(RT), DL(F.getParent()->getDataLayout()), LoopResults(LoopResults) {}
 
   void run() {
     // Reverse post order: every non-phi operand is visited before its use.
@@ -450,6 +497,8 @@ private:
   // emitUnion's results -> their operands (stripComputed).
   DenseMap<Value *, std::pair<Value *, Value *>> UnionOperands;
   SmallVector<std::pair<PHINode *, PHINode *>, 16> PendingPhis;
+  const SmallPtrSetImpl<PHINode *> &LoopResults;
+  unsigned LoopResultCount = 0;
 
   // Store-to-use forwarding (DESIGN.md, "Optimizer independence"): once a
   // computed register value has been stored, the uses of that register the
@@ -897,6 +946,8 @@ private:
       To->replacePhiUsesWith(From, Edge);
       return IRBuilder<>(Edge->getTerminator());
     }
+    if (isa<PHINode>(I)) // after every phi of the block
+      return IRBuilder<>(&*I.getParent()->getFirstInsertionPt());
     return IRBuilder<>(I.getNextNode());
   }
 
@@ -1097,6 +1148,14 @@ private:
                                    I.getName() + ".ca", Orig);
       PendingPhis.push_back({Orig, P});
       Shadows[&I] = P;
+      if (LoopResults.count(Orig)) {
+        // A loop's result (an LCSSA phi): one value instance from here on,
+        // as -O0 would have stored it to a local (__ca_value).
+        IRBuilder<> B(&*Orig->getParent()->getFirstInsertionPt());
+        const uint32_t Site = static_cast<uint32_t>(xxHash64(F.getName())) ^
+                              (static_cast<uint32_t>(LoopResultCount++) * 0x85EBCA77u);
+        Shadows[&I] = B.CreateCall(RT.LoopResult, {P, B.getInt32(Site)});
+      }
       return;
     }
     case Rule::Same:
@@ -1612,6 +1671,41 @@ bool registerGlobalArrays(Module &M) {
   return true;
 }
 
+// The LCSSA phis of F's loops (LCSSAPass ran): a value computed in a loop
+// and used after it (a reduction, a minimum, a carried value). Each such
+// exit stands for one value instance, as a local holding the result would
+// at -O0: every later use reads that instance, not the loop's whole slice
+// (a minimum used by n later stores would otherwise give each of them the
+// n values compared: n^2 flows).
+SmallPtrSet<PHINode *, 16> loopResults(Function &F, FunctionAnalysisManager &FAM) {
+  SmallPtrSet<PHINode *, 16> Results;
+  LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
+  for (Loop *Top : LI)
+    for (Loop *L : depth_first(Top)) {
+      SmallVector<BasicBlock *, 4> Exits;
+      L->getExitBlocks(Exits);
+      for (BasicBlock *E : Exits)
+        for (PHINode &P : E->phis()) {
+          if (!isDataType(P.getType()) || LI.getLoopFor(E) == L)
+            continue;
+          // An exit a rotated loop's guard shares has incoming values from
+          // before the loop too (the result when it runs no iteration).
+          bool FromLoop = false;
+          for (unsigned K = 0; K < P.getNumIncomingValues(); ++K) {
+            auto *In = dyn_cast<Instruction>(P.getIncomingValue(K));
+            FromLoop |= L->contains(P.getIncomingBlock(K)) && In && L->contains(In);
+          }
+          // A result only carried on into phis (an unrolled loop's main
+          // part handing its partial minimum to the remainder loop) is not
+          // yet the loop's result: the last exit's is.
+          const bool Used = any_of(P.users(), [](User *U) { return !isa<PHINode>(U); });
+          if (FromLoop && Used)
+            Results.insert(&P);
+        }
+    }
+  return Results;
+}
+
 struct CommAnalyzerPass : PassInfoMixin<CommAnalyzerPass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
     const bool Registered = registerGlobalArrays(M);
@@ -1649,14 +1743,17 @@ struct CommAnalyzerPass : PassInfoMixin<CommAnalyzerPass> {
         FPM.addPass(createFunctionToLoopPassAdaptor(std::move(LPM)));
         FPM.addPass(EarlyCSEPass(/*UseMemorySSA=*/false)); // the guard's copies
       }
+      FPM.addPass(LCSSAPass()); // last: a loop's results leave it through phis (loopResults)
       PreservedAnalyses PA = FPM.run(*F, FAM);
       FAM.invalidate(*F, PA);
       if (OptNone)
         F->addFnAttr(Attribute::OptimizeNone);
     }
     Runtime RT(M);
-    for (Function *F : Work)
-      FunctionInstrumenter(*F, RT).run();
+    for (Function *F : Work) {
+      SmallPtrSet<PHINode *, 16> LoopResults = loopResults(*F, FAM);
+      FunctionInstrumenter(*F, RT, LoopResults).run();
+    }
     // Instrumented code reads and writes the protocol TLS variables, so a
     // function (or declaration that may be instrumented elsewhere) can no
     // longer be memory(none)/readonly; code generation must not move the

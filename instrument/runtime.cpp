@@ -447,6 +447,11 @@ void __ca_use(ca_label label, uint32_t site) {
   analyzer().use(label, site);
 }
 
+ca_label __ca_value(ca_label label, uint32_t site) {
+  InRuntime guard;
+  return analyzer().loop_result(label, site);
+}
+
 void __commanalyzer_region_begin(void) {
   InRuntime guard;
   analyzer().region_begin();

@@ -109,6 +109,12 @@ ca_label __ca_union(ca_label a, ca_label b);
 // condition). Callers may skip the call when the label is 0 or can only be
 // 0 or CA_COMPUTED_BIT (derived from constants and loop counters only).
 void __ca_use(ca_label label, uint32_t site);
+// A loop's result leaving the loop at static `site` (a reduction, a minimum,
+// a carried value used after the loop): a compound label becomes one value
+// instance (at the site's virtual location); the label of that instance is
+// returned, as a reload of a local holding the result would give. Other
+// labels come back unchanged.
+ca_label __ca_value(ca_label label, uint32_t site);
 
 // Calls between instrumented functions. Before a call the caller writes the
 // argument labels and sets __ca_arg_callee to the callee's address; an

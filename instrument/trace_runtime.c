@@ -228,6 +228,12 @@ ca_label __ca_union(ca_label a, ca_label b) {
 }
 
 // Branch decisions are not part of the trace format (INPUT/VALUE/COPY).
+// Loop results are not traced: the label passes through.
+ca_label __ca_value(ca_label label, uint32_t site) {
+  (void)site;
+  return label;
+}
+
 void __ca_use(ca_label label, uint32_t site) {
   (void)label;
   (void)site;

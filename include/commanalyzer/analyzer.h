@@ -50,6 +50,8 @@ struct AnalyzerStats {
 // at kUseSiteBase + 8k, in the top of the address space, where no user
 // program has memory (user space ends far below on every 64-bit target).
 inline constexpr Address kUseSiteBase = 0xfff0'0000'0000'0000;
+// Virtual locations of loop results (Analyzer::loop_result), above them.
+inline constexpr Address kLoopResultBase = kUseSiteBase + (Address{1} << 36);
 
 template <ShadowMemory Shadow = PagedShadowMemory<>, Slicer SlicerT = UnionDagSlicer,
           CoalescingPolicy Coalescing = CoalesceExclusiveUpdates, ValueStore Values = CompactValueStore,
@@ -157,6 +159,16 @@ class Analyzer {
     if (!slicer_.is_compound(label)) return;
     ++stats_.uses;
     store(kUseSiteBase + Address{8} * site, 8, label);
+  }
+
+  // A loop's result (a reduction, a minimum, a carried value) leaving the
+  // loop at static `site`: a compound label becomes one value instance at
+  // the site's virtual location, and its leaf label is returned, as a
+  // reload of the local that holds the result at -O0 would give. Other
+  // labels are returned as they are.
+  Label loop_result(Label label, std::uint32_t site) {
+    if (!slicer_.is_compound(label)) return label;
+    return store(kLoopResultBase + Address{8} * site, 8, label);
   }
 
   // memcpy/memmove: every word of the destination takes the value of the
