@@ -1671,15 +1671,21 @@ bool registerGlobalArrays(Module &M) {
   return true;
 }
 
-// The LCSSA phis of F's loops (LCSSAPass ran): a value computed in a loop
-// and used after it (a reduction, a minimum, a carried value). Each such
-// exit stands for one value instance, as a local holding the result would
-// at -O0: every later use reads that instance, not the loop's whole slice
-// (a minimum used by n later stores would otherwise give each of them the
-// n values compared: n^2 flows).
+// Where a loop's results (a reduction, a minimum, a carried value: the
+// values leaving a loop through its LCSSA phis, LCSSAPass ran) are used
+// after it. Each such place stands for one value instance, as a local
+// holding the result would at -O0: every later use reads that instance, not
+// the loop's whole slice (a dot product used by n later stores would
+// otherwise give each of them the n products: n^2 flows). The result is
+// followed through the phis that merge it with other paths (a rotated
+// loop's guard, an unrolled loop's remainder) to the phis whose value is
+// used by something other than a phi: there it is final. Into another
+// loop's header (the remainder loop goes on accumulating) it is not yet.
 SmallPtrSet<PHINode *, 16> loopResults(Function &F, FunctionAnalysisManager &FAM) {
   SmallPtrSet<PHINode *, 16> Results;
   LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
+  SmallPtrSet<PHINode *, 32> Seen;
+  SmallVector<PHINode *, 16> Work;
   for (Loop *Top : LI)
     for (Loop *L : depth_first(Top)) {
       SmallVector<BasicBlock *, 4> Exits;
@@ -1688,21 +1694,32 @@ SmallPtrSet<PHINode *, 16> loopResults(Function &F, FunctionAnalysisManager &FAM
         for (PHINode &P : E->phis()) {
           if (!isDataType(P.getType()) || LI.getLoopFor(E) == L)
             continue;
-          // An exit a rotated loop's guard shares has incoming values from
-          // before the loop too (the result when it runs no iteration).
           bool FromLoop = false;
           for (unsigned K = 0; K < P.getNumIncomingValues(); ++K) {
             auto *In = dyn_cast<Instruction>(P.getIncomingValue(K));
             FromLoop |= L->contains(P.getIncomingBlock(K)) && In && L->contains(In);
           }
-          // A result only carried on into phis (an unrolled loop's main
-          // part handing its partial minimum to the remainder loop) is not
-          // yet the loop's result: the last exit's is.
-          const bool Used = any_of(P.users(), [](User *U) { return !isa<PHINode>(U); });
-          if (FromLoop && Used)
-            Results.insert(&P);
+          if (FromLoop && Seen.insert(&P).second)
+            Work.push_back(&P);
         }
     }
+  while (!Work.empty()) {
+    PHINode *P = Work.pop_back_val();
+    bool UsedAsData = false;
+    for (User *U : P->users()) {
+      auto *Next = dyn_cast<PHINode>(U);
+      if (!Next) {
+        UsedAsData = true;
+        continue;
+      }
+      const Loop *Of = LI.getLoopFor(Next->getParent());
+      const bool Header = Of && Of->getHeader() == Next->getParent();
+      if (!Header && Seen.insert(Next).second)
+        Work.push_back(Next);
+    }
+    if (UsedAsData)
+      Results.insert(P);
+  }
   return Results;
 }
 

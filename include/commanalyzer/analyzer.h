@@ -124,6 +124,7 @@ class Analyzer {
     if (const ValueId copy = slicer_.leaf_value(label); copy != kNoValue) {
       ++stats_.replications;
       assign_words(first, last, copy);
+      rehome_loop_result(copy, addr);
       return label;
     }
     ++stats_.creations;
@@ -169,6 +170,17 @@ class Analyzer {
   Label loop_result(Label label, std::uint32_t site) {
     if (!slicer_.is_compound(label)) return label;
     return store(kLoopResultBase + Address{8} * site, 8, label);
+  }
+
+  // A loop's result lives where it is first stored (C(i, j) = the row
+  // times the column): its virtual location only stands in until then, as
+  // a register does; one never stored (a dot product) stays a temporary.
+  void rehome_loop_result(ValueId v, Address addr) {
+    if (addr >= kUseSiteBase) return;
+    const VertexId vertex = profile_.values.vertex(v);
+    if (profile_.vertex_home[vertex] < kLoopResultBase) return;
+    profile_.vertex_home[vertex] = addr;
+    profile_.vertex_group[vertex] = allocations_.empty() ? 0 : allocation_of(addr);
   }
 
   // memcpy/memmove: every word of the destination takes the value of the

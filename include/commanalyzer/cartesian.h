@@ -21,27 +21,49 @@ namespace distribution_internal {
 inline constexpr ProcId kUnassigned = -2;
 inline constexpr std::size_t kStrides = 16;  // strides a grid shape is looked for in (a 27-point stencil has 13)
 
-// Free nodes join the process they exchange most uses with, in node
-// (creation) order, so a chain of temporaries follows its first link;
-// nodes with no owned neighbour at all are dealt round-robin.
+// Free nodes (temporaries) join the process that consumes them most, else
+// the one they exchange most uses with, in node (creation) order, so a
+// chain of temporaries follows its first link; nodes with no owned
+// neighbour at all are dealt round-robin.
 inline void assign_free_nodes(const LocationIndex& index, int procs, std::vector<ProcId>& owner) {
   const auto& start = index.row_start();
+  const auto L = static_cast<LocationIndex::Node>(index.location_count());
   std::vector<std::uint64_t> tally(static_cast<std::size_t>(procs), 0);
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (auto n = static_cast<LocationIndex::Node>(index.location_count()); n < index.node_count(); ++n) {
-      if (owner[n] != kUnassigned) continue;
-      std::fill(tally.begin(), tally.end(), 0);
-      bool any = false;
-      for (std::uint64_t e = start[n]; e < start[n + 1]; ++e) {
-        const ProcId p = owner[index.neighbour()[e]];
-        if (p < 0) continue;
-        tally[static_cast<std::size_t>(p)] += index.uses()[e];
-        any = true;
+  // Owner computes: a temporary is computed where it is consumed (the sum
+  // of a row where the row's result is stored); one no node consumes goes
+  // with the nodes it exchanges most uses with. The consumers' owners
+  // count one each, so a temporary every process reads (a dot product)
+  // is balanced out rather than weighted by how often it is read.
+  auto by_consumers = [&](LocationIndex::Node n) {
+    bool any = false;
+    for (std::uint64_t e = index.consumer_start()[n - L]; e < index.consumer_start()[n - L + 1]; ++e) {
+      const ProcId p = owner[index.consumer()[e]];
+      if (p < 0) continue;
+      ++tally[static_cast<std::size_t>(p)];
+      any = true;
+    }
+    return any;
+  };
+  auto by_neighbours = [&](LocationIndex::Node n) {
+    bool any = false;
+    for (std::uint64_t e = start[n]; e < start[n + 1]; ++e) {
+      const ProcId p = owner[index.neighbour()[e]];
+      if (p < 0) continue;
+      tally[static_cast<std::size_t>(p)] += index.uses()[e];
+      any = true;
+    }
+    return any;
+  };
+  for (auto rule : {+0, +1}) {
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (LocationIndex::Node n = L; n < index.node_count(); ++n) {
+        if (owner[n] != kUnassigned) continue;
+        std::fill(tally.begin(), tally.end(), 0);
+        if (!(rule == 0 ? by_consumers(n) : by_neighbours(n))) continue;
+        owner[n] = static_cast<ProcId>(std::max_element(tally.begin(), tally.end()) - tally.begin());
+        changed = true;
       }
-      if (!any) continue;
-      owner[n] = static_cast<ProcId>(std::max_element(tally.begin(), tally.end()) - tally.begin());
-      changed = true;
     }
   }
   for (std::size_t n = index.location_count(); n < index.node_count(); ++n) {
@@ -142,7 +164,13 @@ class CartesianSearch {
       const std::uint64_t keep = std::max<std::uint64_t>(1, (end - first + kPeers - 1) / kPeers);
       for (std::uint64_t e = first; e < end; ++e) {
         const LocationIndex::Node m = index.neighbour()[e];
-        if (!index.is_free(m) && scattered(n, m) % keep == 0) whole_neighbours_.push_back(m);
+        if (!index.is_free(m)) {
+          if (scattered(n, m) % keep == 0) whole_neighbours_.push_back(m);
+        } else {
+          for_consumers(m, [&](LocationIndex::Node b) {
+            if (b != n && !index.is_free(b) && scattered(n, b) % keep == 0) whole_neighbours_.push_back(b);
+          });
+        }
       }
       whole_start_.push_back(whole_neighbours_.size());
     }
@@ -216,6 +244,17 @@ class CartesianSearch {
     bool by_index = false;
   };
 
+  // A temporary lives where it is consumed (assign_free_nodes): what flows
+  // into it flows on to its consumers, so they are the peers seen through it
+  // (the sum of a matrix row times a column, stored into C(i, j)).
+  template <class F>
+  void for_consumers(LocationIndex::Node m, F&& f) const {
+    const auto L = index_.location_count();
+    for (std::uint64_t e = index_.consumer_start()[m - L]; e < index_.consumer_start()[m - L + 1]; ++e) {
+      f(index_.consumer()[e]);
+    }
+  }
+
   void sample(std::uint32_t c, const std::vector<LocationIndex::Node>& all) {
     Class& cls = classes_[c];
     const auto& start = index_.row_start();
@@ -231,6 +270,10 @@ class CartesianSearch {
         const LocationIndex::Node m = index_.neighbour()[e];
         if (in_class(m)) {
           mine.push_back(m);
+        } else if (index_.is_free(m)) {
+          for_consumers(m, [&](LocationIndex::Node b) {
+            if (b != a && in_class(b)) mine.push_back(b);
+          });
         } else if (start[m + 1] - start[m] <= kHopDegree) {
           for (std::uint64_t f = start[m]; f < start[m + 1]; ++f) {
             const LocationIndex::Node b = index_.neighbour()[f];

@@ -180,6 +180,10 @@ class LocationIndex {
   const std::vector<std::uint64_t>& row_start() const { return row_start_; }
   const std::vector<Node>& neighbour() const { return neighbour_; }
   const std::vector<std::uint64_t>& uses() const { return uses_; }
+  // The nodes that read a free node's values (its consumers), in compressed
+  // rows over the free nodes: consumer_start()[n - location_count()].
+  const std::vector<std::uint64_t>& consumer_start() const { return consumer_start_; }
+  const std::vector<Node>& consumer() const { return consumer_; }
   // Work per node: 1 + source uses computed there per value vertex (owner computes).
   const std::vector<std::uint64_t>& work() const { return work_; }
   // Distinct instances a node's vertices export (what it may have to send).
@@ -275,6 +279,18 @@ class LocationIndex {
         uses_.push_back(uses);
       }
       row_start_.push_back(neighbour_.size());
+      if (a >= locations_) {
+        const std::size_t from = consumer_.size();
+        for (std::uint64_t k = first[a]; k < first[a + 1]; ++k) {
+          for (auto e : boost::make_iterator_range(boost::out_edges(members[k], graph.directed()))) {
+            const Node b = node_of_vertex_[boost::target(e, graph.directed())];
+            if (b != kNone && b != a) consumer_.push_back(b);
+          }
+        }
+        std::sort(consumer_.begin() + from, consumer_.end());
+        consumer_.erase(std::unique(consumer_.begin() + from, consumer_.end()), consumer_.end());
+        consumer_start_.push_back(consumer_.size());
+      }
     }
   }
 
@@ -286,6 +302,8 @@ class LocationIndex {
   std::vector<std::uint64_t> row_start_;
   std::vector<Node> neighbour_;
   std::vector<std::uint64_t> uses_;
+  std::vector<std::uint64_t> consumer_start_{0};
+  std::vector<Node> consumer_;
   std::vector<std::uint64_t> work_;
   std::vector<std::uint64_t> exports_;
 };
