@@ -498,7 +498,7 @@ private:
   DenseMap<Value *, std::pair<Value *, Value *>> UnionOperands;
   SmallVector<std::pair<PHINode *, PHINode *>, 16> PendingPhis;
   const SmallPtrSetImpl<PHINode *> &LoopResults;
-  unsigned LoopResultCount = 0;
+  DenseMap<PHINode *, Value *> LoopResultLabels;
 
   // Store-to-use forwarding (DESIGN.md, "Optimizer independence"): once a
   // computed register value has been stored, the uses of that register the
@@ -1148,14 +1148,8 @@ private:
                                    I.getName() + ".ca", Orig);
       PendingPhis.push_back({Orig, P});
       Shadows[&I] = P;
-      if (LoopResults.count(Orig)) {
-        // A loop's result (an LCSSA phi): one value instance from here on,
-        // as -O0 would have stored it to a local (__ca_value).
-        IRBuilder<> B(&*Orig->getParent()->getFirstInsertionPt());
-        const uint32_t Site = static_cast<uint32_t>(xxHash64(F.getName())) ^
-                              (static_cast<uint32_t>(LoopResultCount++) * 0x85EBCA77u);
-        Shadows[&I] = B.CreateCall(RT.LoopResult, {P, B.getInt32(Site)});
-      }
+      if (LoopResults.count(Orig))
+        Shadows[&I] = loopResult(Orig, P);
       return;
     }
     case Rule::Same:
@@ -1199,7 +1193,7 @@ private:
       PHINode *P = PHINode::Create(RT.I64, Orig->getNumIncomingValues(),
                                    I.getName() + ".ca.decision", Orig);
       PendingDecisionPhis.push_back({Orig, P});
-      DecisionShadows[&I] = P;
+      DecisionShadows[&I] = LoopResults.count(Orig) ? loopResult(Orig, P) : P;
       return;
     }
     IRBuilder<> B(I.getNextNode()); // never an invoke (hasHookLabel)
@@ -1226,6 +1220,20 @@ private:
     if (auto *S = dyn_cast<SelectInst>(&I))
       L = emitComputeLabels(B, decisionShadowOf(S->getCondition()), L);
     DecisionShadows[&I] = L;
+  }
+
+  // A loop's result (loopResults): one value instance from here on, as a
+  // local holding it would be at -O0 (__ca_value), read by the value and
+  // the decision shadows alike (the first one built is materialized).
+  Value *loopResult(PHINode *Orig, Value *Label) {
+    auto [It, Fresh] = LoopResultLabels.try_emplace(Orig, nullptr);
+    if (Fresh) {
+      IRBuilder<> B(&*Orig->getParent()->getFirstInsertionPt());
+      const uint32_t Site = static_cast<uint32_t>(xxHash64(F.getName())) ^
+                            (static_cast<uint32_t>(LoopResultLabels.size()) * 0x85EBCA77u);
+      It->second = B.CreateCall(RT.LoopResult, {Label, B.getInt32(Site)});
+    }
+    return It->second;
   }
 
   Value *decisionShadowOf(Value *V) {

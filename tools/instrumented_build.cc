@@ -102,9 +102,11 @@ fs::path build_instrumented(const Toolchain& toolchain, const BuildRequest& requ
     argv.insert(argv.end(), request.compile_flags.begin(), request.compile_flags.end());
     // No vectors: one label per vector would merge its lanes' slices (a
     // vectorised stencil stores two points as one value instance), so the
-    // estimate would depend on the -O level. After the user's flags: clang
-    // lets a later -O2/-O3 turn the vectorizers back on.
-    argv.insert(argv.end(), {"-fno-vectorize", "-fno-slp-vectorize"});
+    // estimate would depend on the -O level. No unrolling: a loop's result
+    // is one value instance (pass.cpp, loopResults), and a loop the
+    // optimizer unrolls away has none. After the user's flags: clang lets
+    // a later -O2/-O3 turn them back on.
+    argv.insert(argv.end(), {"-fno-vectorize", "-fno-slp-vectorize", "-fno-unroll-loops"});
     argv.insert(argv.end(), {source.string(), "-o", object.string()});
     const int status = spawn_and_wait(argv, {}, "");
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
