@@ -5,6 +5,7 @@
 //   commanalyzer demo     [--procs ...] [--n N] [--steps T] [--json F] [--out DIR]
 //
 // See `commanalyzer help` for every subcommand.
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -178,7 +179,7 @@ std::vector<int> parse_procs(const std::string& text) {
     if (!absl::SimpleAtoi(item, &n) || n < 1 || n > 65536) {
       throw UsageError(absl::StrCat("--procs: '", item, "' is not a process count between 1 and 65536"));
     }
-    procs.push_back(n);
+    if (std::find(procs.begin(), procs.end(), n) == procs.end()) procs.push_back(n);  // 4,4: once
   }
   if (procs.empty()) throw UsageError("--procs: give at least one process count, e.g. --procs 2,4,8");
   return procs;
