@@ -248,6 +248,7 @@ int report_with(const ProfileT& profile, const std::vector<int>& procs, Partitio
   GraphSummary summary{profile.values.count(), profile.flows.flow_count(), estimator.graph().vertex_count(),
                        estimator.graph().edge_count(), 0, profile.iterations()};
   for (auto s : estimator.singletons()) summary.singletons += s;
+  for (const auto& a : profile.arrays) summary.arrays.emplace_back(a.bytes, a.indexed_indirectly);
   if constexpr (std::is_same_v<PartitionerT, ConnectivityPartitioner>) {
     if (!partitioner.bisection_start) {
       std::cerr << (partitioner.bisects(estimator.graph(), estimator.singletons())
