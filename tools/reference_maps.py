@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""reference_maps.py APP ARGS P [ELEMENT_ARRAY] > MAP
+"""reference_maps.py APP ARGS P [KIND=ARRAY ...] > MAP
 
 Writes the decomposition that examples/APP/APP_mpi.c uses on P processes as
 a `--distribution` map (docs/DISTRIBUTION.md) for the serial APP_seq.c run
@@ -11,8 +11,9 @@ Each reference cuts its grid dimensions with block_lo (the first n % q
 blocks one element longer) over a process grid from MPI_Dims_create
 (matmul: sqrt(P) x sqrt(P); lulesh: a cube), ranks row-major. Arrays are
 numbered as `analyze` lists them (allocation order); arrays aligned with a
-named one follow it. LULESH's element arrays come after others of their
-size class: ELEMENT_ARRAY is the number of the first.
+named one follow it. LULESH's arrays depend on its size, so the caller names
+the first of each kind: nodelist=N (8 ints per element), nodes=N ((s+1)^3
+doubles), elements=N (s^3 doubles), element_ints=N (s^3 ints).
 """
 import math
 import sys
@@ -70,9 +71,11 @@ def grid_owners(shape, dims, interior=None, offset=0):
 
 
 def main():
-    if len(sys.argv) not in (4, 5):
+    if len(sys.argv) < 4:
         sys.exit(__doc__)
     app, args, p = sys.argv[1], [int(a) for a in sys.argv[2].split()], int(sys.argv[3])
+    # KIND=NUMBER: the first array of each kind (the others of its extent follow it).
+    numbers = {kind: int(n) for kind, n in (a.split("=") for a in sys.argv[4:])}
     lines = [f"# {app} {' '.join(map(str, args))} on {p} processes: the MPI reference's decomposition"]
     if app == "heat2d":  # u (#1), unew aligned; MPI_Dims_create(P, 2) blocks of the n x n grid
         n = args[0]
@@ -92,19 +95,20 @@ def main():
         rows = [block_of(r, p, n) for r in range(n)]
         lines += runs(1, rows + [rows[-1]])
         lines += runs(4, rows)
-    elif app == "lulesh":  # nodelist #1 (8 per element), node arrays #2.. aligned, element arrays
+    elif app == "lulesh":  # element and node arrays named by `numbers` (below), the rest block
         s, q = args[0], round(p ** (1 / 3))
         if q ** 3 != p:
             sys.exit(f"lulesh: P={p} is not a cube")
         elements = grid_owners([s, s, s], [q, q, q])
-        lines += runs(1, [o for o in elements for _ in range(8)])
         # A node goes with its lowest-indexed element (examples/lulesh/cube_estimate.cc).
         nodes = grid_owners([s + 1, s + 1, s + 1], [q, q, q], [s, s, s], offset=1)
-        lines += runs(2, nodes)
-        element_array = int(sys.argv[4]) if len(sys.argv) > 4 else 0
-        if element_array < 1:
-            sys.exit("lulesh: give the first element array's number (the first of 8 s^3 bytes) as a 4th argument")
-        lines += runs(element_array, elements)
+        for kind, array in numbers.items():
+            if kind == "nodelist":  # 8 node numbers per element
+                lines += runs(array, [o for o in elements for _ in range(8)])
+            elif kind == "nodes":
+                lines += runs(array, nodes)
+            else:  # one value per element (doubles, or ints: arrays of another extent)
+                lines += runs(array, elements)
     else:
         sys.exit(f"reference_maps.py: unknown app '{app}'")
     print("\n".join(lines))

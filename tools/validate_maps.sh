@@ -25,11 +25,12 @@ while IFS=$'\t' read -r kind app args procs _; do
   profile="$out/$app/program.profile"
   [ -f "$profile" ] || { echo "validate_maps.sh: no profile $profile" >&2; exit 1; }
   extra=()
-  if [ "$app" = lulesh ]; then  # the first array of s^3 doubles
-    s=${args%% *}
-    extra=("$(python3 -c 'import json, sys
-arrays = json.load(open(sys.argv[1]))["arrays"]
-print(next(k + 1 for k, (b, _) in enumerate(arrays) if b == int(sys.argv[2])))' "$out/$app/estimate.json" $((8 * s * s * s)))")
+  if [ "$app" = lulesh ]; then  # the first array of each kind, by its size
+    extra=($(python3 -c 'import json, sys
+s = int(sys.argv[2])
+arrays = [b for b, _ in json.load(open(sys.argv[1]))["arrays"]]
+for kind, size in (("nodelist", 32 * s**3), ("nodes", 8 * (s + 1)**3), ("elements", 8 * s**3), ("element_ints", 4 * s**3)):
+    if size in arrays: print(f"{kind}={arrays.index(size) + 1}")' "$out/$app/estimate.json" "${args%% *}"))
   fi
   IFS=, read -r -a counts <<< "$procs"
   for p in "${counts[@]}"; do
