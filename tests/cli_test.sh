@@ -28,6 +28,9 @@ for bad in "0" "2,x" "-4" ""; do
   [ "$code" -eq 2 ] || fail "--procs '$bad' exited $code, want 2"
   grep -q -- "--procs" <<<"$err" || fail "error for --procs '$bad' does not name the flag: $err"
 done
+# A count given twice is estimated once.
+out=$("$tool" demo --n 16 --steps 2 --procs 4,2,4) || fail "demo --procs 4,2,4 exited $?"
+[ "$(grep -cE '^ +4 +[0-9]+' <<<"$out")" -eq 1 ] || fail "--procs 4,2,4: 4 processes not reported once: $out"
 err=$("$tool" frobnicate 2>&1); [ $? -eq 2 ] && grep -q "unknown command 'frobnicate'" <<<"$err" || fail "unknown command: $err"
 "$tool" help | grep -q "Usage:" || fail "help text"
 

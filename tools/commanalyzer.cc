@@ -5,6 +5,7 @@
 //   commanalyzer demo     [--procs ...] [--n N] [--steps T] [--json F] [--out DIR]
 //
 // See `commanalyzer help` for every subcommand.
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -178,7 +179,7 @@ std::vector<int> parse_procs(const std::string& text) {
     if (!absl::SimpleAtoi(item, &n) || n < 1 || n > 65536) {
       throw UsageError(absl::StrCat("--procs: '", item, "' is not a process count between 1 and 65536"));
     }
-    procs.push_back(n);
+    if (std::find(procs.begin(), procs.end(), n) == procs.end()) procs.push_back(n);  // 4,4: once
   }
   if (procs.empty()) throw UsageError("--procs: give at least one process count, e.g. --procs 2,4,8");
   return procs;
@@ -247,6 +248,7 @@ int report_with(const ProfileT& profile, const std::vector<int>& procs, Partitio
   GraphSummary summary{profile.values.count(), profile.flows.flow_count(), estimator.graph().vertex_count(),
                        estimator.graph().edge_count(), 0, profile.iterations()};
   for (auto s : estimator.singletons()) summary.singletons += s;
+  for (const auto& a : profile.arrays) summary.arrays.emplace_back(a.bytes, a.indexed_indirectly);
   if constexpr (std::is_same_v<PartitionerT, ConnectivityPartitioner>) {
     if (!partitioner.bisection_start) {
       std::cerr << (partitioner.bisects(estimator.graph(), estimator.singletons())

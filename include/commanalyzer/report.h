@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -25,6 +26,9 @@ struct GraphSummary {
   std::uint64_t edges = 0;
   std::uint64_t singletons = 0;
   std::uint64_t iterations = 0;
+  // The profile's arrays in allocation order (their numbers in a
+  // --distribution map): bytes, and whether indexed indirectly.
+  std::vector<std::pair<std::uint64_t, bool>> arrays;
 };
 
 inline std::string human_bytes(double bytes) {
@@ -116,8 +120,14 @@ inline void write_json(std::ostream& out, const GraphSummary& graph, const std::
     out << "}";
   }
   out << absl::StrFormat(
-      "\n], \"values\": %d, \"flows\": %d, \"vertices\": %d, \"edges\": %d, \"singletons\": %d, \"iterations\": %d}\n",
+      "\n], \"values\": %d, \"flows\": %d, \"vertices\": %d, \"edges\": %d, \"singletons\": %d, \"iterations\": %d",
       graph.values, graph.flows, graph.vertices, graph.edges, graph.singletons, graph.iterations);
+  // [bytes, indexed indirectly (0/1)] per array, numbered from 1
+  out << ", \"arrays\": [";
+  for (std::size_t a = 0; a < graph.arrays.size(); ++a) {
+    out << (a ? "," : "") << "[" << graph.arrays[a].first << "," << (graph.arrays[a].second ? 1 : 0) << "]";
+  }
+  out << "]}\n";
 }
 
 // The owner map of a 2-D array (rows x cols, from CommEstimate::array_shapes)
