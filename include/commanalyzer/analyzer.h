@@ -169,6 +169,13 @@ class Analyzer {
   // labels are returned as they are.
   Label loop_result(Label label, std::uint32_t site) {
     if (!slicer_.is_compound(label)) return label;
+    // A reduction over distributed data: computed from at least
+    // sqrt(values so far) values, the singleton scorer's degree floor. A
+    // smaller result (an element's gradient over its 8 nodes) is a local
+    // computation, carried as a label and recomputed where it is used.
+    slicer_.flatten(label, sources_);
+    const auto n = static_cast<std::uint64_t>(sources_.size());
+    if (n * n < profile_.values.count()) return label;
     return store(kLoopResultBase + Address{8} * site, 8, label);
   }
 
