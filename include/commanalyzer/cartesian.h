@@ -36,7 +36,7 @@ inline void assign_free_nodes(const LocationIndex& index, int procs, std::vector
   // is balanced out rather than weighted by how often it is read.
   auto by_consumers = [&](LocationIndex::Node n) {
     bool any = false;
-    for (std::uint64_t e = index.consumer_start()[n - L]; e < index.consumer_start()[n - L + 1]; ++e) {
+    for (std::uint64_t e = index.consumer_start()[n]; e < index.consumer_start()[n + 1]; ++e) {
       const ProcId p = owner[index.consumer()[e]];
       if (p < 0) continue;
       ++tally[static_cast<std::size_t>(p)];
@@ -68,6 +68,28 @@ inline void assign_free_nodes(const LocationIndex& index, int procs, std::vector
   }
   for (std::size_t n = index.location_count(); n < index.node_count(); ++n) {
     if (owner[n] == kUnassigned) owner[n] = static_cast<ProcId>(n % static_cast<std::size_t>(procs));
+  }
+}
+
+// Arrays the region only reads (a sparse matrix's values, a mesh's
+// coefficients) are kept where they are read, as each process of an MPI
+// code sets up or reads in the part of them its own rows use: every node of
+// a read-only class goes to the process that consumes most of its values,
+// if any consumer is owned. (Their extent is rarely the written arrays':
+// CSR values packed by row have no block boundary in common with the rows.)
+inline void place_read_only_arrays(const LocationIndex& index, int procs, std::vector<ProcId>& owner) {
+  std::vector<std::uint64_t> tally(static_cast<std::size_t>(procs), 0);
+  for (LocationIndex::Node n = 0; n < index.location_count(); ++n) {
+    if (index.classes()[index.class_of(n)].written) continue;
+    std::fill(tally.begin(), tally.end(), 0);
+    bool any = false;
+    for (std::uint64_t e = index.consumer_start()[n]; e < index.consumer_start()[n + 1]; ++e) {
+      const ProcId p = owner[index.consumer()[e]];
+      if (p < 0) continue;
+      ++tally[static_cast<std::size_t>(p)];
+      any = true;
+    }
+    if (any) owner[n] = static_cast<ProcId>(std::max_element(tally.begin(), tally.end()) - tally.begin());
   }
 }
 
@@ -121,6 +143,7 @@ inline std::vector<ProcId> block_distribution(const LocationIndex& index, int pr
     owner[n] = static_cast<ProcId>(index.element(n) * static_cast<std::uint64_t>(procs) / elements);
   }
   distribution_internal::assign_free_nodes(index, procs, owner);
+  distribution_internal::place_read_only_arrays(index, procs, owner);
   return owner;
 }
 
@@ -221,6 +244,7 @@ class CartesianSearch {
     std::vector<ProcId> owner(index_.node_count(), distribution_internal::kUnassigned);
     for (LocationIndex::Node n = 0; n < index_.location_count(); ++n) owner[n] = owner_of(n, best, P);
     distribution_internal::assign_free_nodes(index_, procs, owner);
+    distribution_internal::place_read_only_arrays(index_, procs, owner);
     if (class_shape) {
       class_shape->assign(classes_.size(), {});
       for (std::uint32_t c = 0; c < classes_.size(); ++c) {
@@ -249,8 +273,7 @@ class CartesianSearch {
   // (the sum of a matrix row times a column, stored into C(i, j)).
   template <class F>
   void for_consumers(LocationIndex::Node m, F&& f) const {
-    const auto L = index_.location_count();
-    for (std::uint64_t e = index_.consumer_start()[m - L]; e < index_.consumer_start()[m - L + 1]; ++e) {
+    for (std::uint64_t e = index_.consumer_start()[m]; e < index_.consumer_start()[m + 1]; ++e) {
       f(index_.consumer()[e]);
     }
   }

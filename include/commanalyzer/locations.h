@@ -81,6 +81,7 @@ class LocationIndex {
     std::vector<std::uint32_t> arrays;  // array ids (1-based, as vertex groups)
     std::size_t locations = 0;          // of them in the graph (0: arrays the region never used)
     bool indexed_indirectly = false;    // one of them is (ArrayExtent)
+    bool written = false;               // the region stores to one of them (else: read only, inputs)
     std::uint64_t elements() const { return element_bytes == 0 ? 0 : bytes / element_bytes; }
   };
 
@@ -180,8 +181,8 @@ class LocationIndex {
   const std::vector<std::uint64_t>& row_start() const { return row_start_; }
   const std::vector<Node>& neighbour() const { return neighbour_; }
   const std::vector<std::uint64_t>& uses() const { return uses_; }
-  // The nodes that read a free node's values (its consumers), in compressed
-  // rows over the free nodes: consumer_start()[n - location_count()].
+  // The nodes that read a node's values (its consumers), in compressed
+  // rows, for free nodes and nodes of read-only classes (empty for others).
   const std::vector<std::uint64_t>& consumer_start() const { return consumer_start_; }
   const std::vector<Node>& consumer() const { return consumer_; }
   // Work per node: 1 + source uses computed there per value vertex (owner computes).
@@ -249,6 +250,10 @@ class LocationIndex {
         if (node_of_vertex_[v] != kNone) members[next[node_of_vertex_[v]]++] = v;
       }
     }
+    for (ValueGraph::Vertex v = 0; v < node_of_vertex_.size(); ++v) {
+      const Node a = node_of_vertex_[v];
+      if (a != kNone && a < locations_ && graph.work(v) > 0) classes_[class_[a]].written = true;
+    }
     const auto& g = graph.symmetric();
     constexpr std::uint32_t kUnseen = ~std::uint32_t{0};
     std::vector<std::uint32_t> slot(n, kUnseen);
@@ -279,7 +284,7 @@ class LocationIndex {
         uses_.push_back(uses);
       }
       row_start_.push_back(neighbour_.size());
-      if (a >= locations_) {
+      if (a >= locations_ || !classes_[class_[a]].written) {
         const std::size_t from = consumer_.size();
         for (std::uint64_t k = first[a]; k < first[a + 1]; ++k) {
           for (auto e : boost::make_iterator_range(boost::out_edges(members[k], graph.directed()))) {
