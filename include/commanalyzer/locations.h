@@ -294,8 +294,8 @@ class LocationIndex {
         }
         std::sort(consumer_.begin() + from, consumer_.end());
         consumer_.erase(std::unique(consumer_.begin() + from, consumer_.end()), consumer_.end());
-        consumer_start_.push_back(consumer_.size());
       }
+      consumer_start_.push_back(consumer_.size());
     }
   }
 
