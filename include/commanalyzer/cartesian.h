@@ -25,6 +25,20 @@ inline constexpr std::size_t kStrides = 16;  // strides a grid shape is looked f
 // the one they exchange most uses with, in node (creation) order, so a
 // chain of temporaries follows its first link; nodes with no owned
 // neighbour at all are dealt round-robin.
+// Adds one to tally[p] for each owned consumer of node n on process p; false
+// if n has none.
+inline bool tally_consumers(const LocationIndex& index, LocationIndex::Node n, const std::vector<ProcId>& owner,
+                            std::vector<std::uint64_t>& tally) {
+  bool any = false;
+  for (std::uint64_t e = index.consumer_start()[n]; e < index.consumer_start()[n + 1]; ++e) {
+    const ProcId p = owner[index.consumer()[e]];
+    if (p < 0) continue;
+    ++tally[static_cast<std::size_t>(p)];
+    any = true;
+  }
+  return any;
+}
+
 inline void assign_free_nodes(const LocationIndex& index, int procs, std::vector<ProcId>& owner) {
   const auto& start = index.row_start();
   const auto L = static_cast<LocationIndex::Node>(index.location_count());
@@ -34,16 +48,7 @@ inline void assign_free_nodes(const LocationIndex& index, int procs, std::vector
   // with the nodes it exchanges most uses with. The consumers' owners
   // count one each, so a temporary every process reads (a dot product)
   // is balanced out rather than weighted by how often it is read.
-  auto by_consumers = [&](LocationIndex::Node n) {
-    bool any = false;
-    for (std::uint64_t e = index.consumer_start()[n]; e < index.consumer_start()[n + 1]; ++e) {
-      const ProcId p = owner[index.consumer()[e]];
-      if (p < 0) continue;
-      ++tally[static_cast<std::size_t>(p)];
-      any = true;
-    }
-    return any;
-  };
+  auto by_consumers = [&](LocationIndex::Node n) { return tally_consumers(index, n, owner, tally); };
   auto by_neighbours = [&](LocationIndex::Node n) {
     bool any = false;
     for (std::uint64_t e = start[n]; e < start[n + 1]; ++e) {
@@ -82,14 +87,7 @@ inline void place_read_only_arrays(const LocationIndex& index, int procs, std::v
   for (LocationIndex::Node n = 0; n < index.location_count(); ++n) {
     if (index.classes()[index.class_of(n)].written) continue;
     std::fill(tally.begin(), tally.end(), 0);
-    bool any = false;
-    for (std::uint64_t e = index.consumer_start()[n]; e < index.consumer_start()[n + 1]; ++e) {
-      const ProcId p = owner[index.consumer()[e]];
-      if (p < 0) continue;
-      ++tally[static_cast<std::size_t>(p)];
-      any = true;
-    }
-    if (any) owner[n] = static_cast<ProcId>(std::max_element(tally.begin(), tally.end()) - tally.begin());
+    if (tally_consumers(index, n, owner, tally)) owner[n] = static_cast<ProcId>(std::max_element(tally.begin(), tally.end()) - tally.begin());
   }
 }
 
