@@ -49,7 +49,7 @@ done
 [ -n "$src" ] && [ -d "$src" ] || { echo "validate_public.sh: give the checkout directory of $code" >&2; exit 2; }
 src="$(cd "$src" && pwd)"
 out="${out:-$(mktemp -d /tmp/commanalyzer-public-XXXXXX)}"
-mkdir -p "$out"
+mkdir -p "$out" && out="$(cd "$out" && pwd)"
 
 "$root/tools/setup.sh"
 (cd "$root" && bazel build -c opt //tools:commanalyzer >/dev/null 2>&1) || { echo "building the tool failed" >&2; exit 1; }
@@ -119,8 +119,9 @@ esac
   { echo "validate_public.sh: tools/public/$code.patch does not apply to this checkout" >&2; exit 1; }
 
 echo "[public] analysing the serial $code ($what) at $opt for P = $procs" >&2
-"$tool" analyze "${serial[@]}" -I"$work/include" ${defs[@]+"${defs[@]}"} "$opt" --procs "$procs" \
-  --json "$out/estimate.json" --out "$out/analysis" -- "${args[@]}" > "$out/analysis.log" 2>&1 ||
+# Both runs start in $out: programs that write files (HPCCG's yaml) write them there.
+(cd "$out" && "$tool" analyze "${serial[@]}" -I"$work/include" ${defs[@]+"${defs[@]}"} "$opt" --procs "$procs" \
+  --json "$out/estimate.json" --out "$out/analysis" -- "${args[@]}") > "$out/analysis.log" 2>&1 ||
   { tail -20 "$out/analysis.log" >&2; echo "validate_public.sh: analysis failed" >&2; exit 1; }
 
 lib="$out/libpmpi_counter.so"
@@ -131,8 +132,8 @@ flags=(--oversubscribe)
 IFS=, read -r -a counts <<< "$procs"
 for p in "${counts[@]}"; do
   echo "[public] MPI run on $p processes" >&2
-  mpirun "${flags[@]}" -np "$p" -x LD_PRELOAD="$lib" -x CA_PMPI_OUT="$out/measured_p$p.json" \
-    "$out/mpi_program" $(mpi_args "$p") > "$out/mpi_p$p.log" 2>&1 ||
+  (cd "$out" && mpirun "${flags[@]}" -np "$p" -x LD_PRELOAD="$lib" -x CA_PMPI_OUT="$out/measured_p$p.json" \
+    "$out/mpi_program" $(mpi_args "$p")) > "$out/mpi_p$p.log" 2>&1 ||
     { tail -5 "$out/mpi_p$p.log" >&2; echo "validate_public.sh: MPI run failed" >&2; exit 1; }
 done
 

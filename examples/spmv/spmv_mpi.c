@@ -13,12 +13,12 @@
 //   * before the first product (iteration 0, counted): each rank fetches
 //     exactly the remote x entries it needs, point-to-point (MPI_Irecv/Isend,
 //     one message per rank pair that has a non-empty list, 8 bytes/entry);
-//   * every iteration: after the local product the new vector (the LHS
-//     blocks) is exchanged with MPI_Allgatherv, so every rank holds the whole
-//     new x = y, which is the RHS of the next product. The point-to-point
-//     fetch is therefore not repeated (it would be redundant).
-// Per iteration: Allgatherv, logical volume (P-1) * n * 8 bytes; iteration 0
-// additionally carries the point-to-point fetch.
+//   * every later iteration: before the local product the previous product
+//     (the LHS blocks) is exchanged with MPI_Allgatherv, so every rank holds
+//     the whole x = y it multiplies by. After the last product nothing reads
+//     the other ranks' blocks, so there is no final exchange.
+// Per iteration: the fetch (iteration 0) or an Allgatherv, logical volume
+// (P-1) * n * 8 bytes.
 // The checksum is reduced with MPI_Reduce after the counted region.
 //
 // Usage: mpirun -np P spmv_mpi [n=4096] [iters=20] [nrand=3]
@@ -139,17 +139,20 @@ int main(int argc, char **argv) {
           MPI_Isend(sendbuf + sdsp[p], scnt[p], MPI_DOUBLE, p, 0, MPI_COMM_WORLD, &req[nreq++]);
       MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
       for (int k = 0; k < nneed; ++k) x[need[k]] = recvbuf[k];
+    } else {  // x = y of the previous product: every rank gets the whole vector
+      MPI_Allgatherv(y, len, MPI_DOUBLE, x, bcnt, bdsp, MPI_DOUBLE, MPI_COMM_WORLD);
     }
     for (int i = 0; i < len; ++i) {
       double sum = 0.0;
       for (int p = rowptr[i]; p < rowptr[i + 1]; ++p) sum += val[p] * x[colidx[p]];
       y[i] = sum;
     }
-    // x = y: exchange the LHS blocks; every rank gets the whole new vector.
-    MPI_Allgatherv(y, len, MPI_DOUBLE, x, bcnt, bdsp, MPI_DOUBLE, MPI_COMM_WORLD);
     MPI_Pcontrol(2);
   }
   MPI_Pcontrol(0);
+  // x = y of the last product: each rank's own block only, as nothing in the
+  // region reads the rest.
+  for (int i = 0; i < len; ++i) x[lo + i] = y[i];
 
   double local = 0.0, check = 0.0;
   for (int i = lo; i < lo + len; ++i) local += x[i] * (1.0 + (double)(i % 7));
