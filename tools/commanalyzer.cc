@@ -27,6 +27,7 @@
 #include "commanalyzer/connectivity_partitioner.h"
 #include "commanalyzer/distribution.h"
 #include "commanalyzer/estimate.h"
+#include "commanalyzer/hypergraph.h"
 #include "commanalyzer/profile_io.h"
 #include "commanalyzer/report.h"
 #include "tools/builtin_examples.h"
@@ -44,7 +45,8 @@ ABSL_FLAG(std::string, ownership, "location",
 ABSL_FLAG(std::string, distribution, "auto",
           "with --ownership=location: auto (cost block, cartesian and metis, keep the cheapest), block (equal "
           "contiguous chunks of every array), cartesian (blocks of a process grid over the array's grid shape), "
-          "metis (METIS on the location graph), or a FILE naming the owner of array elements "
+          "metis (METIS on the location graph), hypergraph (Zoltan's PHG on the location hypergraph, by "
+          "connectivity; auto offers metis and hypergraph where an array is indexed indirectly), or a FILE naming the owner of array elements "
           "(docs/DISTRIBUTION.md)");
 ABSL_FLAG(std::string, partitioner, "auto",
           "with --ownership=value, how value instances are mapped to processes: connectivity (hypergraph connectivity, what the cost model "
@@ -141,12 +143,12 @@ void check_partitioner_flag(const std::vector<int>& procs) {
     throw UsageError(absl::StrCat("--ownership: '", ownership, "' is not location or value"));
   }
   const std::string d = absl::GetFlag(FLAGS_distribution);
-  if (d == "auto" || d == "block" || d == "cartesian" || d == "metis") return;
+  if (d == "auto" || d == "block" || d == "cartesian" || d == "metis" || d == "hypergraph") return;
   if (ownership != "location") throw UsageError("--distribution FILE needs --ownership=location");
   std::ifstream in(d);
   if (!in) {
     throw UsageError(absl::StrCat("--distribution: '", d,
-                                  "' is not auto, block, cartesian, metis or a readable distribution file"));
+                                  "' is not auto, block, cartesian, metis, hypergraph or a readable distribution file"));
   }
   try {
     user_map() = DistributionMap::parse(in, d);
@@ -169,6 +171,15 @@ DistributionPortfolio portfolio_from_flags(std::size_t array_count) {
   }
   const std::string d = absl::GetFlag(FLAGS_distribution);
   if (d != "auto") portfolio = {d == "block", d == "cartesian", d == "metis", std::nullopt};
+  if (d == "auto" || d == "hypergraph") {
+    const std::filesystem::path phg = find_hypergraph_partitioner();
+    if (phg.empty() && d == "hypergraph") throw UsageError("--distribution hypergraph: tools/zoltan_phg is not next to the tool");
+    if (!phg.empty()) {
+      portfolio.hypergraph = [phg](const LocationIndex& index, int procs) {
+        return SpawnedHypergraphPartitioner{phg}.partition(location_hypergraph(index), procs);
+      };
+    }
+  }
   return portfolio;
 }
 

@@ -78,6 +78,14 @@ fs::path find_runfile(const std::string& relative) {
 
 }  // namespace
 
+fs::path find_hypergraph_partitioner() {
+  try {
+    return find_runfile("tools/zoltan_phg");
+  } catch (const RunError&) {
+    return {};
+  }
+}
+
 Toolchain Toolchain::locate() {
   Toolchain t;
   t.plugin = find_runfile("instrument/libcommanalyzer_pass.so");

@@ -29,6 +29,10 @@ struct Toolchain {
   static Toolchain locate();
 };
 
+// tools/zoltan_phg next to the tool (the hypergraph distribution
+// candidate), or an empty path when it is not there.
+std::filesystem::path find_hypergraph_partitioner();
+
 struct BuildRequest {
   std::vector<std::filesystem::path> sources;
   std::vector<std::string> compile_flags;  // -I -D -U -O -std= -f -W -m -g

@@ -12,6 +12,9 @@
 //  - metis: METIS k-way on the location graph (edge cut, work balanced per
 //    array class), offered where some array is indexed indirectly
 //    (x[col[k]]: the pass marks it, Profile::Array);
+//  - hypergraph: a hypergraph partition of the locations by connectivity
+//    (hypergraph.h; Zoltan's PHG from the command line), offered with metis
+//    when a partitioner is given;
 //  - a user's map (distribution_map.h): what the user plans to write.
 // Free nodes (temporaries) go with the process they exchange most uses with.
 #ifndef COMMANALYZER_DISTRIBUTION_H_
@@ -20,6 +23,9 @@
 #include <algorithm>
 #include <concepts>
 #include <cstdint>
+#include <exception>
+#include <functional>
+#include <iostream>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -92,13 +98,19 @@ struct DistributionPortfolio {
   bool cartesian = true;
   bool metis = true;
   std::optional<DistributionMap> map;  // set: the user's map only
+  // Owner per location-graph node from a hypergraph partitioner
+  // (hypergraph.h), offered with metis; empty: none. A partitioner that
+  // throws costs its candidate only.
+  std::function<std::vector<ProcId>(const LocationIndex&, int)> hypergraph;
 
   DistributionPortfolio() = default;
   DistributionPortfolio(bool b, bool c, bool m, std::optional<DistributionMap> user = std::nullopt)
       : block(b), cartesian(c), metis(m), map(std::move(user)) {}
-  DistributionPortfolio(const DistributionPortfolio& o) : DistributionPortfolio(o.block, o.cartesian, o.metis, o.map) {}
+  DistributionPortfolio(const DistributionPortfolio& o) : DistributionPortfolio(o.block, o.cartesian, o.metis, o.map) {
+    hypergraph = o.hypergraph;
+  }
   DistributionPortfolio& operator=(const DistributionPortfolio& o) {
-    block = o.block, cartesian = o.cartesian, metis = o.metis, map = o.map;
+    block = o.block, cartesian = o.cartesian, metis = o.metis, map = o.map, hypergraph = o.hypergraph;
     return *this;
   }
 
@@ -135,6 +147,14 @@ struct DistributionPortfolio {
     if (metis && (out.empty() || irregular)) {
       out.push_back({"metis", metis_distribution(index, procs), {}});
     }
+    if (hypergraph && (out.empty() || irregular)) {
+      try {
+        out.push_back({"hypergraph", hypergraph(index, procs), {}});
+      } catch (const std::exception& e) {
+        std::cerr << "[commanalyzer] hypergraph candidate for " << procs << " processes left out: " << e.what() << "\n";
+      }
+    }
+    if (out.empty()) throw std::runtime_error("commanalyzer: no distribution candidate could be computed");
     return out;
   }
 
