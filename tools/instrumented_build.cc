@@ -125,10 +125,9 @@ int spawn_and_wait(const std::vector<std::string>& argv, const std::vector<std::
           "the program ran longer than --timeout %g s and was stopped; no estimate (a cut-off run is not a result)",
           limits.timeout_seconds));
     }
-    // The runtime counts the analysis's memory itself and names what grew;
-    // this catches the rest (memory that grows without stores or allocations),
-    // with slack so
-    // that the runtime's message comes first.
+    // The runtime checks memory itself and names what grew; this catches
+    // what grows without stores or allocations, with slack so that the
+    // runtime's message comes first.
     if (limits.max_memory_bytes > 0 && seconds >= next_memory_check) {
       next_memory_check = seconds + 0.5;
       if (const std::uint64_t resident = resident_bytes(pid); resident > limits.max_memory_bytes / 4 * 5) {
