@@ -10,9 +10,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
 #include <filesystem>
 #include <fstream>
-#include <deque>
 #include <functional>
 #include <map>
 #include <new>
