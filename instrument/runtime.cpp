@@ -330,8 +330,8 @@ std::string mib(std::uint64_t bytes) { return std::to_string((bytes + (1u << 19)
   const std::uint64_t program = resident > analysis ? resident - analysis : 0;
   const std::string grew = program > largest->bytes ? std::string("the program's own memory") : largest->name;
   report_status("limit", "the instrumented program's memory (" + mib(resident) + ") passed --max-memory (" +
-                             mib(g_max_memory) + "); most of it is " + grew + " (" + list + ", the program " +
-                             mib(program) + "); stopped, no estimate: give more memory or a smaller problem");
+                             mib(g_max_memory) + "); the largest part is " + grew + " [" + list + ", the program " +
+                             mib(program) + "]; stopped, no estimate: give more memory or a smaller problem");
   _exit(3);
 }
 

@@ -50,7 +50,7 @@ done
 
 # Memory: past --max-memory the run stops, naming what grew; bad sizes are
 # named; the default is below the machine's memory.
-expect_error 3 "passed --max-memory (200 MiB); most of it is" "$tool" analyze "$programs/grows.c" --max-memory 200M
+expect_error 3 "passed --max-memory (200 MiB); the largest part is" "$tool" analyze "$programs/grows.c" --max-memory 200M
 expect_error 3 "slice labels (label DAG)" "$tool" analyze "$programs/grows.c" --max-memory=200M
 expect_error 2 "--max-memory: 'lots' is not a size" "$tool" demo --max-memory lots
 total_kib=$(awk '$1 == "MemTotal:" {print $2}' /proc/meminfo)
