@@ -5,8 +5,16 @@
 // At exit it writes the profile to $COMMANALYZER_PROFILE (default
 // ./commanalyzer.profile). It never writes to stdout and leaves the exit
 // status alone: the instrumented program behaves as the original.
-// The program under analysis is sequential; the hooks are not thread-safe.
+// The program under analysis is sequential; the hooks are not thread-safe,
+// so the first pthread_create stops the run with a clear message (exit 2).
+//
+// Messages for `commanalyzer analyze` (a refusal, a limit reached, a
+// warning) go, one a line, to $COMMANALYZER_STATUS when it is set, else to
+// stderr.
+#include <fcntl.h>
 #include <malloc.h>
+#include <pthread.h>
+#include <unistd.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 
@@ -77,7 +85,33 @@ struct InRuntime {
   ~InRuntime() { t_in_runtime = outer; }
 };
 
+// A forked child runs on a copy of the analyzer; the profile is the
+// parent's alone (the child must not overwrite it).
+bool g_forked_child = false;
+
+// "KIND MESSAGE" to the status file, or "commanalyzer runtime: KIND: MESSAGE"
+// to stderr. Plain write(2): it may run in a failing program.
+void report_status(const char* kind, const std::string& message) {
+  const char* path = std::getenv("COMMANALYZER_STATUS");
+  std::string line;
+  int fd = -1;
+  if (path != nullptr && *path != '\0') fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd >= 0) {
+    line = std::string(kind) + " " + message + "\n";
+  } else {
+    fd = STDERR_FILENO;
+    line = std::string("commanalyzer runtime: ") + kind + ": " + message + "\n";
+  }
+  for (std::size_t done = 0; done < line.size();) {
+    const ssize_t n = write(fd, line.data() + done, line.size() - done);
+    if (n <= 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  if (fd != STDERR_FILENO) close(fd);
+}
+
 void write_profile_at_exit() {
+  if (g_forked_child) return;
   InRuntime guard;
   RuntimeAnalyzer& a = *g_analyzer;
   a.finish();
@@ -158,7 +192,26 @@ struct StackTemps {
 };
 StackTemps g_stack_temps;
 
+// Instrumented frames are larger than the program's own: every value has a
+// label beside it, and at -O0 the code generator gives each its own stack
+// slot (a 48-byte frame becomes 176). So that a program recursing as deep
+// as its native build allows runs instrumented too, the main stack may grow
+// 8 times as far (at most to 96 MiB, well inside the 128 MiB the kernel
+// keeps free below the stack; never past the hard limit). The kernel
+// reads the limit as the stack grows.
+void widen_main_stack() {
+  struct rlimit limit {};
+  if (getrlimit(RLIMIT_STACK, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return;
+  constexpr rlim_t kMost = rlim_t{96} << 20;
+  rlim_t wanted = std::max(limit.rlim_cur, std::min(limit.rlim_cur * 8, kMost));
+  if (limit.rlim_max != RLIM_INFINITY) wanted = std::min(wanted, limit.rlim_max);
+  if (wanted == limit.rlim_cur) return;
+  limit.rlim_cur = wanted;
+  setrlimit(RLIMIT_STACK, &limit);
+}
+
 void start_stack_temps() {
+  widen_main_stack();
   struct rlimit limit {};
   std::uintptr_t depth = std::uintptr_t{1} << 30;  // an unlimited stack: assume at most 1 GiB
   if (getrlimit(RLIMIT_STACK, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) depth = limit.rlim_cur;
@@ -207,6 +260,81 @@ void enable_label_collection(RuntimeAnalyzer& a) {
   a.slicer().enable_collection(scan_label_roots, nullptr, min_nodes);
 }
 
+// ------------------------------------------------------------ fork
+void note_fork_in_child() { g_forked_child = true; }
+
+void note_fork_in_parent() {
+  static bool warned = false;
+  if (warned) return;
+  warned = true;
+  report_status("warning",
+                "the program forked; only the parent process is analysed: what a child computes, and what it "
+                "sends back to the parent, is not in the estimate");
+}
+
+// ------------------------------------------------------------ memory limit
+//
+// $COMMANALYZER_MAX_MEMORY (bytes, set from --max-memory): the process's
+// resident memory is checked every kMemoryCheckEvery stores (a read of /proc/self/statm, a few microseconds) and every
+// kMemoryCheckBytes allocated; past it the run stops, naming the largest
+// part of the analysis.
+constexpr std::uint32_t kMemoryCheckEvery = 1u << 18;
+constexpr std::size_t kMemoryCheckBytes = std::size_t{64} << 20;
+std::uint64_t g_max_memory = 0;       // 0: no limit
+std::uint32_t g_stores_to_check = 0;  // counts down
+std::size_t g_allocated_to_check = 0;
+
+void start_memory_limit() {
+  const char* text = std::getenv("COMMANALYZER_MAX_MEMORY");
+  if (text != nullptr && *text != '\0') g_max_memory = std::strtoull(text, nullptr, 10);
+  g_stores_to_check = kMemoryCheckEvery;
+  g_allocated_to_check = kMemoryCheckBytes;
+}
+
+std::uint64_t resident_bytes() {
+  const int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  char text[128] = {};
+  const ssize_t n = read(fd, text, sizeof text - 1);
+  close(fd);
+  if (n <= 0) return 0;
+  char* rest = nullptr;
+  std::strtoull(text, &rest, 10);
+  return std::strtoull(rest, nullptr, 10) * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+std::string mib(std::uint64_t bytes) { return std::to_string((bytes + (1u << 19)) >> 20) + " MiB"; }
+
+[[gnu::noinline, gnu::cold]] void check_memory() {
+  g_stores_to_check = kMemoryCheckEvery;
+  g_allocated_to_check = kMemoryCheckBytes;
+  if (g_max_memory == 0 || g_analyzer == nullptr) return;
+  const std::uint64_t resident = resident_bytes();
+  if (resident <= g_max_memory) return;
+  RuntimeAnalyzer& a = *g_analyzer;
+  struct Part {
+    const char* name;
+    std::uint64_t bytes;
+  } parts[] = {{"slice labels (label DAG)", a.slicer().memory_bytes()},
+               {"shadow memory", a.shadow().memory_bytes()},
+               {"value instances", a.profile().values.memory_bytes()},
+               {"value-flow chains", a.profile().flows.memory_bytes()}};
+  std::uint64_t analysis = 0;
+  const Part* largest = &parts[0];
+  std::string list;
+  for (const Part& p : parts) {
+    analysis += p.bytes;
+    if (p.bytes > largest->bytes) largest = &p;
+    list += std::string(list.empty() ? "" : ", ") + p.name + " " + mib(p.bytes);
+  }
+  const std::uint64_t program = resident > analysis ? resident - analysis : 0;
+  const std::string grew = program > largest->bytes ? std::string("the program's own memory") : largest->name;
+  report_status("limit", "the instrumented program's memory (" + mib(resident) + ") passed --max-memory (" +
+                             mib(g_max_memory) + "); the largest part is " + grew + " [" + list + ", the program " +
+                             mib(program) + "]; stopped, no estimate: give more memory or a smaller problem");
+  _exit(3);
+}
+
 [[gnu::noinline, gnu::cold]] RuntimeAnalyzer& start() {
   InRuntime guard;
   g_analyzer = new RuntimeAnalyzer();  // never freed: hooks may run during exit
@@ -214,6 +342,8 @@ void enable_label_collection(RuntimeAnalyzer& a) {
   g_analyzer->slicer().share_run(&__ca_node_run);
   start_stack_temps();
   enable_label_collection(*g_analyzer);
+  start_memory_limit();
+  pthread_atfork(nullptr, note_fork_in_parent, note_fork_in_child);
   std::atexit(write_profile_at_exit);
   return *g_analyzer;
 }
@@ -247,6 +377,11 @@ void __libc_free(void*);
 namespace {
 
 void note_allocation(void* p, size_t n) {
+  if (n >= g_allocated_to_check) {
+    check_memory();
+  } else {
+    g_allocated_to_check -= n;
+  }
   if (p == nullptr || n < RuntimeAnalyzer::kMinTrackedAllocation || g_analyzer == nullptr || t_in_runtime) return;
   InRuntime guard;
   g_analyzer->allocation(address(p), n);
@@ -344,6 +479,7 @@ ca_label __ca_load(const void* addr, uint32_t size) {
 ca_label __ca_store(void* addr, uint32_t size, ca_label label) {
   InRuntime guard;
   RuntimeAnalyzer& a = analyzer();
+  if (__builtin_expect(--g_stores_to_check == 0, 0)) check_memory();
   if (g_stack_temps.holds(addr)) {
     g_stack_temps.for_words(addr, size, [&](std::size_t k) { g_stack_temps.labels[k] = label; });
     return label;
@@ -395,6 +531,15 @@ void __ca_memcpy(void* dst, const void* src, uint64_t size) {
     a.store(address(dst) + k * CA_SHADOW_WORD_BYTES, static_cast<std::uint32_t>(bytes), buffer[k]);
     k += n;
   }
+}
+
+// The analysis follows one thread: a second one would race on the shadow
+// memory and label DAG and give a different wrong answer every run.
+int pthread_create(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*) __THROWNL {
+  report_status("refused",
+                "the program starts a thread (pthread_create); the analysis follows one thread only, so it "
+                "cannot estimate a threaded program: analyse its sequential version");
+  _exit(2);
 }
 
 void __ca_array(const void* addr, uint64_t size) { note_allocation(const_cast<void*>(addr), size); }

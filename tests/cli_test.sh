@@ -32,7 +32,8 @@ done
 out=$("$tool" demo --n 16 --steps 2 --procs 4,2,4) || fail "demo --procs 4,2,4 exited $?"
 [ "$(grep -cE '^ +4 +[0-9]+' <<<"$out")" -eq 1 ] || fail "--procs 4,2,4: 4 processes not reported once: $out"
 err=$("$tool" frobnicate 2>&1); [ $? -eq 2 ] && grep -q "unknown command 'frobnicate'" <<<"$err" || fail "unknown command: $err"
-"$tool" help | grep -q "Usage:" || fail "help text"
+help=$("$tool" help) || fail "help exited $?"
+grep -q "Usage:" <<<"$help" || fail "help text"
 
 # analyze / estimate: every failure names its cause and exits non-zero.
 expect_error() {  # expect_error CODE PATTERN CMD...

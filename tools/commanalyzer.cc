@@ -5,11 +5,17 @@
 //   commanalyzer demo     [--procs ...] [--n N] [--steps T] [--json F] [--out DIR]
 //
 // See `commanalyzer help` for every subcommand.
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
+#include <new>
 #include <optional>
 #include <iostream>
 #include <string>
@@ -19,9 +25,11 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
+#include "absl/flags/reflection.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "commanalyzer/analyzer.h"
 #include "commanalyzer/connectivity_partitioner.h"
@@ -32,6 +40,7 @@
 #include "commanalyzer/report.h"
 #include "tools/builtin_examples.h"
 #include "tools/instrumented_build.h"
+#include "tools/limits.h"
 
 ABSL_FLAG(std::string, procs, "2,4,8,16,32,64", "comma-separated process counts to estimate for");
 ABSL_FLAG(std::string, json, "", "also write the estimates as JSON to this file");
@@ -71,6 +80,11 @@ ABSL_FLAG(bool, exchange_partials, commanalyzer::LogicalVolumeCostModel{}.exchan
           "sharer to every other, and each sums them (LULESH's duplicated nodes); off = partials to the owner, "
           "the sum back");
 ABSL_FLAG(std::string, output, "", "build: where to write the instrumented executable");
+ABSL_FLAG(double, timeout, 0,
+          "stop the instrumented program after this many seconds and exit with status 3 (0 = no limit)");
+ABSL_FLAG(std::string, max_memory, commanalyzer::cli::default_max_memory(),
+          "memory the analysis may use (the instrumented program, then the estimate), e.g. 8G or "
+          "512M; past it the run stops with status 3, naming what grew (default: 3/4 of the machine's memory)");
 ABSL_FLAG(int, n, 128, "demo: grid points per side of the built-in Heat2D example");
 ABSL_FLAG(int, steps, 10, "demo: time steps of the built-in Heat2D example");
 
@@ -99,7 +113,7 @@ Usage:
       Runs the analysis on a built-in Heat2D event stream (no compiler needed)
       and prints the predicted communication for each process count.
   commanalyzer help
-      This text.
+      This text, with every flag and its default.
 
 Ownership (analyze, estimate, demo): by default every array location has one
 owner process for the whole region, as in owner-computes MPI codes; arrays of
@@ -112,7 +126,62 @@ one; --distribution FILE estimates your own map (docs/DISTRIBUTION.md).
 
 Columns: total bytes = point-to-point + collective bytes under the logical
 volume convention (Bcast (N-1)m, Allreduce 2(N-1)m); messages = one per
-(sender, receiver, iteration) plus one per collective call.)";
+(sender, receiver, iteration) plus one per collective call.
+
+Exit status: 0 estimate printed; 1 the build or the program failed (compile
+error, crash, non-zero exit) or a file could not be read or written; 2 bad
+input (flags, paths, an empty or main-less source) or a program the analysis
+cannot handle (one that starts threads); 3 a limit was reached (--timeout,
+--max-memory); 128+N the tool got signal N (SIGINT, SIGTERM and SIGHUP are
+forwarded to the compiler or program it runs, which ends with it).)";
+
+// The subcommands a flag is for, where not analyze, estimate and demo.
+const std::map<std::string, std::string, std::less<>> kFlagCommands = {
+    {"output", "build"}, {"n", "demo"}, {"steps", "demo"}, {"timeout", "analyze"}};
+
+// Appends `text` to `out`, wrapped at 78 columns after `indent` spaces.
+void append_wrapped(std::string& out, const std::string& text, std::size_t indent) {
+  std::size_t column = 0;
+  for (absl::string_view word : absl::StrSplit(text, ' ', absl::SkipEmpty())) {
+    if (column > 0 && column + 1 + word.size() > 78) {
+      out += "\n";
+      column = 0;
+    }
+    if (column == 0) {
+      out.append(indent, ' ');
+      column = indent;
+    } else {
+      out += ' ';
+      ++column;
+    }
+    out.append(word.data(), word.size());
+    column += word.size();
+  }
+  out += "\n";
+}
+
+// Every flag the tool defines, from Abseil's registry (so none is left
+// out), grouped by subcommand, with its default.
+std::string flags_help() {
+  std::map<std::string, std::map<std::string, const absl::CommandLineFlag*>> groups;
+  for (const auto& [name, flag] : absl::GetAllFlags()) {
+    const std::string file = flag->Filename();
+    if (file.rfind("tools/", 0) != 0 && file.rfind("include/", 0) != 0) continue;  // Abseil's own
+    const auto it = kFlagCommands.find(name);
+    groups[it == kFlagCommands.end() ? "analyze, estimate, demo" : it->second][std::string(name)] = flag;
+  }
+  std::string out =
+      "Flags (--name=VALUE or --name VALUE; booleans --name, --noname; a name's\nunderscores may be written as dashes):\n";
+  for (const auto& [commands, flags] : groups) {
+    out += absl::StrCat("\n  ", commands, ":\n");
+    for (const auto& [name, flag] : flags) {
+      const std::string value = flag->DefaultValue();
+      out += absl::StrCat("    --", name, " (default: ", value.empty() ? "none" : value, ")\n");
+      append_wrapped(out, flag->Help(), 8);
+    }
+  }
+  return out;
+}
 
 class UsageError : public std::runtime_error {
  public:
@@ -197,17 +266,76 @@ std::vector<int> parse_procs(const std::string& text) {
 }
 
 // Writes through a temporary file and a rename, so a failed run never
-// leaves a truncated report that looks complete.
+// leaves a truncated report that looks complete, nor the temporary.
 void write_file(const std::filesystem::path& path, const std::function<void(std::ostream&)>& body) {
   const std::filesystem::path tmp = path.string() + ".partial";
-  {
-    std::ofstream out(tmp);
-    if (!out) throw std::runtime_error(absl::StrCat("cannot write ", tmp.string()));
-    body(out);
-    out.flush();
-    if (!out) throw std::runtime_error(absl::StrCat("error while writing ", tmp.string()));
+  try {
+    {
+      std::ofstream out(tmp);
+      if (!out) throw std::runtime_error(absl::StrCat("cannot write ", tmp.string()));
+      body(out);
+      out.flush();
+      if (!out) throw std::runtime_error(absl::StrCat("error while writing ", tmp.string()));
+    }
+    std::filesystem::rename(tmp, path);
+  } catch (...) {
+    std::error_code ec;
+    std::filesystem::remove(tmp, ec);
+    throw;
   }
-  std::filesystem::rename(tmp, path);
+}
+
+// Creates and removes a file in `dir`: the honest test of "can write here"
+// (access(2) says yes to root on a read-only file system).
+bool can_write_in(const std::filesystem::path& dir) {
+  const std::filesystem::path probe = dir / absl::StrCat(".commanalyzer-probe-", getpid());
+  std::ofstream out(probe);
+  if (!out) return false;
+  out.close();
+  std::error_code ec;
+  std::filesystem::remove(probe, ec);
+  return true;
+}
+
+// --json and --out are checked before anything is built or run, so that a
+// long run does not fail at its last step.
+void check_output_flags() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (const std::string json = absl::GetFlag(FLAGS_json); !json.empty()) {
+    const fs::path path(json);
+    const fs::path folder = path.has_parent_path() ? path.parent_path() : fs::path(".");
+    if (fs::is_directory(path, ec)) throw UsageError(absl::StrCat("--json: '", json, "' is a folder; give a file name"));
+    if (!fs::is_directory(folder, ec)) {
+      throw UsageError(absl::StrCat("--json: folder '", folder.string(), "' does not exist"));
+    }
+    if (!can_write_in(folder)) throw UsageError(absl::StrCat("--json: cannot write in folder '", folder.string(), "'"));
+  }
+  if (const std::string out = absl::GetFlag(FLAGS_out); !out.empty()) {
+    if (fs::exists(out, ec) && !fs::is_directory(out, ec)) {
+      throw UsageError(absl::StrCat("--out: '", out, "' is a file, not a folder"));
+    }
+    fs::create_directories(out, ec);
+    if (ec) throw UsageError(absl::StrCat("--out: cannot create folder '", out, "': ", ec.message()));
+    if (!can_write_in(out)) throw UsageError(absl::StrCat("--out: cannot write in folder '", out, "'"));
+  }
+}
+
+std::uint64_t max_memory_bytes() {
+  const std::string text = absl::GetFlag(FLAGS_max_memory);
+  const std::optional<std::uint64_t> bytes = parse_bytes(text);
+  if (!bytes) throw UsageError(absl::StrCat("--max-memory: '", text, "' is not a size such as 512M or 8G"));
+  return *bytes;
+}
+
+// Every flag check that needs no profile: run before any work.
+std::vector<int> check_flags() {
+  const std::vector<int> procs = parse_procs(absl::GetFlag(FLAGS_procs));
+  check_partitioner_flag(procs);
+  max_memory_bytes();
+  if (absl::GetFlag(FLAGS_timeout) < 0) throw UsageError("--timeout: give seconds, 0 for no limit");
+  check_output_flags();
+  return procs;
 }
 
 template <class ProfileT, class PartitionerT>
@@ -215,8 +343,21 @@ int report_with(const ProfileT& profile, const std::vector<int>& procs, Partitio
 
 // Estimates for every process count, with progress on stderr for long runs,
 // then the table and any requested files.
+// What the estimate is doing, named when it runs out of --max-memory.
+std::string& estimate_phase() {
+  static std::string phase = "loading the profile";
+  return phase;
+}
+
 template <class ProfileT>
 int report(const ProfileT& profile, const std::vector<int>& procs) {
+  // The estimate runs in this process: past --max-memory an allocation
+  // fails (std::bad_alloc, caught in main) instead of the machine swapping
+  // or the kernel killing something.
+  const std::uint64_t limit = max_memory_bytes();
+  const struct rlimit data{limit, limit};
+  setrlimit(RLIMIT_DATA, &data);
+  estimate_phase() = "building the value graph";
   if (absl::GetFlag(FLAGS_ownership) == "location") {
     DistributionPortfolio portfolio = portfolio_from_flags(profile.arrays.size());
     std::cerr << "[commanalyzer] ownership by location, distribution: "
@@ -281,6 +422,28 @@ int report_with(const ProfileT& profile, const std::vector<int>& procs, Partitio
                    "--ownership=value partitions them as the paper does\n";
     }
   }
+  // Past this, a distribution would leave processes with nothing to own.
+  std::size_t units = 0;
+  const char* unit_name = "value graph vertices";
+  if constexpr (decltype(estimator)::kByLocation) {
+    units = estimator.locations().location_count();
+    unit_name = "array elements (locations)";
+    if (units == 0) units = estimator.locations().node_count(), unit_name = "temporaries";
+  } else {
+    units = estimator.graph().vertex_count() - summary.singletons;
+  }
+  const int most = *std::max_element(procs.begin(), procs.end());
+  if (static_cast<std::size_t>(most) > units) {
+    throw UsageError(absl::StrCat("--procs ", most, ": the profile has ", units, " ", unit_name,
+                                  " to distribute, so at most ", units, " processes"));
+  }
+  // The per-pair byte and message matrices take 16 N^2 bytes.
+  if (const double matrices = 16.0 * most * most; matrices > static_cast<double>(max_memory_bytes())) {
+    throw LimitError(absl::StrCat("--procs ", most, ": the per-pair matrices alone need ",
+                                  format_bytes(static_cast<std::uint64_t>(matrices)), ", past --max-memory ",
+                                  format_bytes(max_memory_bytes())));
+  }
+  estimate_phase() = absl::StrCat("partitioning and costing ", absl::StrJoin(procs, ","), " processes");
   std::cerr << absl::StrFormat("[commanalyzer] graph built in %.1fs; partitioning and costing %d process count%s\n",
                                elapsed(), procs.size(), procs.size() == 1 ? "" : "s");
   std::size_t finished = 0;
@@ -340,10 +503,30 @@ struct AnalyzeArgs {
   std::vector<std::string> program_args;
 };
 
+// "--max-memory=1G" -> "--max_memory=1G": flag names may be written with
+// dashes. The strings live as long as the process (Abseil keeps pointers).
+char* with_underscores(char* arg) {
+  static std::deque<std::string> kept;
+  std::string text = arg;
+  if (text.rfind("--", 0) != 0 || text == "--") return arg;
+  const std::size_t end = std::min(text.find('='), text.size());
+  if (text.find('-', 2) >= end) return arg;
+  std::replace(text.begin() + 2, text.begin() + static_cast<std::ptrdiff_t>(end), '-', '_');
+  return kept.emplace_back(std::move(text)).data();
+}
+
+// A flag of ours that is not a boolean: "--name VALUE" takes the next
+// argument. Unknown names are left to Abseil's error.
+bool takes_value(const std::string& name) {
+  const absl::CommandLineFlag* flag = absl::FindCommandLineFlag(name);
+  return flag != nullptr && !flag->IsOfType<bool>();
+}
+
 AnalyzeArgs split_analyze_args(int argc, char** argv) {
   AnalyzeArgs out;
   out.for_abseil.push_back(argv[0]);
   for (int i = 2; i < argc; ++i) {
+    argv[i] = with_underscores(argv[i]);
     const std::string arg = argv[i];
     if (arg == "--") {
       out.program_args.assign(argv + i + 1, argv + argc);
@@ -351,8 +534,9 @@ AnalyzeArgs split_analyze_args(int argc, char** argv) {
     }
     if (arg.rfind("--", 0) == 0) {
       out.for_abseil.push_back(argv[i]);
-      // "--flag value" form: keep the value with its flag.
-      if (arg.find('=') == std::string::npos && i + 1 < argc && argv[i + 1][0] != '-') {
+      // "--flag value" form: keep the value with its flag, even when it
+      // starts with '-' (--procs -4 is a bad count, not a compiler option).
+      if (arg.find('=') == std::string::npos && i + 1 < argc && takes_value(arg.substr(2))) {
         out.for_abseil.push_back(argv[++i]);
       }
       continue;
@@ -399,8 +583,7 @@ void print_run_facts(const ProfileT& profile, const ProfileInfo& info) {
 int analyze(int argc, char** argv) {
   AnalyzeArgs args = split_analyze_args(argc, argv);
   absl::ParseCommandLine(static_cast<int>(args.for_abseil.size()), args.for_abseil.data());
-  const std::vector<int> procs = parse_procs(absl::GetFlag(FLAGS_procs));
-  check_partitioner_flag(procs);
+  const std::vector<int> procs = check_flags();
   if (args.build.sources.empty()) throw UsageError("analyze: give at least one C or C++ source file");
   for (const auto& source : args.build.sources) {
     if (!std::filesystem::is_regular_file(source)) {
@@ -415,17 +598,24 @@ int analyze(int argc, char** argv) {
   const std::filesystem::path profile_path = args.build.work_dir / "program.profile";
   std::cerr << "[commanalyzer] running the instrumented program\n";
   const auto start = std::chrono::steady_clock::now();
-  run_instrumented(program, args.program_args, profile_path);
+  run_instrumented(program, args.program_args, profile_path,
+                   RunLimits{absl::GetFlag(FLAGS_timeout), max_memory_bytes()});
   std::cerr << absl::StrFormat("[commanalyzer] program finished in %.2fs; estimating\n",
                                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  ProfileInfo info;
-  const auto profile = load_profile(profile_path.string(), &info);
-  std::cout << "\n";
-  print_run_facts(profile, info);
-  const int status = report(profile, procs);
-  std::cout << "\nprofile kept at " << profile_path.string() << " (re-estimate: commanalyzer estimate "
-            << profile_path.string() << " --procs ...)\n";
-  return status;
+  const std::string kept = absl::StrCat("profile kept at ", profile_path.string(), " (re-estimate: commanalyzer estimate ",
+                                        profile_path.string(), " --procs ...)");
+  try {
+    ProfileInfo info;
+    const auto profile = load_profile(profile_path.string(), &info);
+    std::cout << "\n";
+    print_run_facts(profile, info);
+    const int status = report(profile, procs);
+    std::cout << "\n" << kept << "\n";
+    return status;
+  } catch (...) {
+    std::cerr << "[commanalyzer] " << kept << "\n";  // the run need not be repeated
+    throw;
+  }
 }
 
 int build(int argc, char** argv) {
@@ -453,7 +643,7 @@ int estimate(const std::vector<char*>& positional, const std::vector<int>& procs
 int run(int argc, char** argv) {
   absl::SetProgramUsageMessage(kUsage);
   if (argc < 2 || std::string(argv[1]) == "help" || std::string(argv[1]) == "--help") {
-    std::cout << kUsage << "\n";
+    std::cout << kUsage << "\n\n" << flags_help();
     return argc < 2 ? 2 : 0;
   }
   const std::string command = argv[1];
@@ -461,10 +651,9 @@ int run(int argc, char** argv) {
   if (command == "build") return build(argc, argv);
   // Abseil parses the flags of everything after the subcommand.
   std::vector<char*> rest{argv[0]};
-  for (int i = 2; i < argc; ++i) rest.push_back(argv[i]);
+  for (int i = 2; i < argc; ++i) rest.push_back(with_underscores(argv[i]));
   const std::vector<char*> positional = absl::ParseCommandLine(static_cast<int>(rest.size()), rest.data());
-  const std::vector<int> procs = parse_procs(absl::GetFlag(FLAGS_procs));
-  check_partitioner_flag(procs);
+  const std::vector<int> procs = check_flags();
   if (command == "demo") {
     if (positional.size() > 1) throw UsageError(absl::StrCat("demo takes no arguments, got '", positional[1], "'"));
     return demo(procs);
@@ -482,6 +671,17 @@ int main(int argc, char** argv) {
   } catch (const commanalyzer::cli::UsageError& e) {
     std::cerr << "commanalyzer: " << e.what() << "\n";
     return 2;
+  } catch (const commanalyzer::cli::UnsupportedError& e) {
+    std::cerr << "commanalyzer: " << e.what() << "\n";
+    return 2;
+  } catch (const commanalyzer::cli::LimitError& e) {
+    std::cerr << "commanalyzer: " << e.what() << "\n";
+    return 3;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "commanalyzer: out of memory while " << commanalyzer::cli::estimate_phase()
+              << " (--max-memory " << absl::GetFlag(FLAGS_max_memory)
+              << "); try fewer or smaller --procs, or a smaller problem\n";
+    return 3;
   } catch (const commanalyzer::cli::RunError& e) {
     std::cerr << "commanalyzer: " << e.what() << "\n";
     return 1;

@@ -4,15 +4,20 @@
 #include <spawn.h>
 #include <sys/wait.h>
 
+#include <array>
+#include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <iostream>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "tools/limits.h"
 
 extern char** environ;
 
@@ -21,10 +26,67 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Ends the tool by `signal` (as if it had not been caught), so that the
+// shell sees the usual status.
+[[noreturn]] void signal_dies_with(int signal) {
+  std::cerr.flush();
+  std::signal(signal, SIG_DFL);
+  std::raise(signal);
+  std::_Exit(128 + signal);
+}
+
+// Set by the handlers StopSignals installs: the signal to forward.
+volatile sig_atomic_t g_stop_signal = 0;
+
+extern "C" void note_stop_signal(int signal) { g_stop_signal = signal; }
+
+// While a child runs, SIGINT, SIGTERM and SIGHUP are caught (and forwarded
+// by spawn_and_wait) instead of killing the tool and orphaning the child.
+class StopSignals {
+ public:
+  StopSignals() {
+    struct sigaction action {};
+    action.sa_handler = note_stop_signal;
+    sigemptyset(&action.sa_mask);
+    for (std::size_t k = 0; k < kSignals.size(); ++k) sigaction(kSignals[k], &action, &previous_[k]);
+  }
+  ~StopSignals() {
+    for (std::size_t k = 0; k < kSignals.size(); ++k) sigaction(kSignals[k], &previous_[k], nullptr);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+ private:
+  static constexpr std::array<int, 3> kSignals = {SIGINT, SIGTERM, SIGHUP};
+  std::array<struct sigaction, 3> previous_{};
+};
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Sends `signal`, and SIGKILL if the child is still there 3 s later;
+// returns its wait status.
+int stop_child(pid_t pid, int signal) {
+  kill(pid, signal);
+  const auto start = std::chrono::steady_clock::now();
+  int status = 0;
+  for (;;) {
+    const pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid || (done < 0 && errno != EINTR)) return status;
+    if (signal != SIGKILL && seconds_since(start) > 3) {
+      signal = SIGKILL;
+      kill(pid, SIGKILL);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
 // Runs argv, waiting; returns the raw wait status. Prints a progress line to
-// stderr every 10 s when `progress` names what is running.
+// stderr every 10 s when `progress` names what is running. Forwards stop
+// signals (then dies of them) and enforces `limits`.
 int spawn_and_wait(const std::vector<std::string>& argv, const std::vector<std::string>& extra_env,
-                   const std::string& progress) {
+                   const std::string& progress, const RunLimits& limits = {}) {
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -35,22 +97,51 @@ int spawn_and_wait(const std::vector<std::string>& argv, const std::vector<std::
   for (auto& e : env_strings) env.push_back(e.data());
   env.push_back(nullptr);
 
+  g_stop_signal = 0;
+  StopSignals stop_signals;
   pid_t pid = 0;
   if (const int err = posix_spawnp(&pid, args[0], nullptr, nullptr, args.data(), env.data()); err != 0) {
     throw RunError(absl::StrCat("cannot start ", argv[0], ": ", std::strerror(err)));
   }
   const auto start = std::chrono::steady_clock::now();
   int next_report = 10, status = 0;
+  double next_memory_check = 0.5;
   for (;;) {
-    const pid_t done = waitpid(pid, &status, progress.empty() ? 0 : WNOHANG);
-    if (done == pid) return status;
-    if (done < 0) throw RunError(absl::StrCat("waiting for ", argv[0], ": ", std::strerror(errno)));
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (seconds >= next_report) {
+    const pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid) {
+      if (g_stop_signal != 0) signal_dies_with(g_stop_signal);  // e.g. ^C reached the child too
+      return status;
+    }
+    if (done < 0 && errno != EINTR) throw RunError(absl::StrCat("waiting for ", argv[0], ": ", std::strerror(errno)));
+    if (const int signal = g_stop_signal; signal != 0) {
+      stop_child(pid, signal);
+      std::cerr << absl::StrFormat("[commanalyzer] %s: stopped %s with it\n", strsignal(signal), argv[0]);
+      signal_dies_with(signal);
+    }
+    const double seconds = seconds_since(start);
+    if (limits.timeout_seconds > 0 && seconds >= limits.timeout_seconds) {
+      stop_child(pid, SIGTERM);
+      throw LimitError(absl::StrFormat(
+          "the program ran longer than --timeout %g s and was stopped; no estimate (a cut-off run is not a result)",
+          limits.timeout_seconds));
+    }
+    // The runtime checks memory itself and names what grew; this catches
+    // what grows without stores or allocations, with slack so that the
+    // runtime's message comes first.
+    if (limits.max_memory_bytes > 0 && seconds >= next_memory_check) {
+      next_memory_check = seconds + 0.5;
+      if (const std::uint64_t resident = resident_bytes(pid); resident > limits.max_memory_bytes / 4 * 5) {
+        stop_child(pid, SIGKILL);
+        throw LimitError(absl::StrCat("the instrumented program's resident memory reached ", format_bytes(resident),
+                                      ", past --max-memory ", format_bytes(limits.max_memory_bytes),
+                                      ", and it was stopped; no estimate"));
+      }
+    }
+    if (!progress.empty() && seconds >= next_report) {
       std::cerr << absl::StrFormat("[commanalyzer] %s: %ds elapsed\n", progress, next_report);
       next_report += 10;
     }
+    std::this_thread::sleep_for(std::chrono::milliseconds(progress.empty() ? 5 : 50));
   }
 }
 
@@ -74,6 +165,22 @@ fs::path find_runfile(const std::string& relative) {
   throw RunError(absl::StrCat("cannot find ", relative,
                               " next to the tool; run it from Bazel (bazel-bin/tools/commanalyzer) or set "
                               "COMMANALYZER_HOME to a directory holding it"));
+}
+
+// Whether one of the objects defines main (llvm-nm), so that a source
+// without one gets a plain message instead of the linker's.
+bool defines_main(const std::vector<std::string>& objects) {
+  const fs::path listing = fs::path(objects.front()).parent_path() / "symbols.txt";
+  std::vector<std::string> argv = {"sh", "-c", "exec llvm-nm-16 --defined-only --extern-only --just-symbol-name \"$@\" > \"$0\"",
+                                   listing.string()};
+  argv.insert(argv.end(), objects.begin(), objects.end());
+  const int status = spawn_and_wait(argv, {}, "");
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return true;  // unknown: let the linker say
+  std::ifstream in(listing);
+  for (std::string symbol; std::getline(in, symbol);) {
+    if (symbol == "main") return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -124,6 +231,10 @@ fs::path build_instrumented(const Toolchain& toolchain, const BuildRequest& requ
     }
     objects.push_back(object.string());
   }
+  if (!defines_main(objects)) {
+    throw UnsupportedError(absl::StrCat("no main() in the sources (", absl::StrJoin(request.sources, " ", [](std::string* out, const fs::path& p) { out->append(p.string()); }),
+                                        "): the program to analyse needs one"));
+  }
   const fs::path program = request.work_dir / "program";
   std::vector<std::string> argv = {toolchain.cxx, "-o", program.string()};
   argv.insert(argv.end(), objects.begin(), objects.end());
@@ -139,13 +250,28 @@ fs::path build_instrumented(const Toolchain& toolchain, const BuildRequest& requ
   return program;
 }
 
-void run_instrumented(const fs::path& program, const std::vector<std::string>& args, const fs::path& profile) {
+void run_instrumented(const fs::path& program, const std::vector<std::string>& args, const fs::path& profile,
+                      const RunLimits& limits) {
   std::error_code ec;
   fs::remove(profile, ec);
+  // The runtime's refusals, limits and warnings, one per line: "refused
+  // MESSAGE", "limit MESSAGE", "warning MESSAGE".
+  const fs::path status_file = profile.string() + ".status";
+  fs::remove(status_file, ec);
   std::vector<std::string> argv = {program.string()};
   argv.insert(argv.end(), args.begin(), args.end());
-  const int status = spawn_and_wait(argv, {absl::StrCat("COMMANALYZER_PROFILE=", profile.string())},
-                                    "instrumented program running");
+  std::vector<std::string> env = {absl::StrCat("COMMANALYZER_PROFILE=", profile.string()),
+                                  absl::StrCat("COMMANALYZER_STATUS=", status_file.string())};
+  if (limits.max_memory_bytes > 0) env.push_back(absl::StrCat("COMMANALYZER_MAX_MEMORY=", limits.max_memory_bytes));
+  const int status = spawn_and_wait(argv, env, "instrumented program running", limits);
+  std::ifstream notes(status_file);
+  for (std::string line; std::getline(notes, line);) {
+    const std::string kind = line.substr(0, line.find(' '));
+    const std::string message = line.substr(std::min(line.size(), kind.size() + 1));
+    if (kind == "refused") throw UnsupportedError(message);
+    if (kind == "limit") throw LimitError(message);
+    if (kind == "warning") std::cerr << "commanalyzer: warning: " << message << "\n";
+  }
   if (WIFSIGNALED(status)) {
     throw RunError(absl::StrCat("the program was killed by signal ", WTERMSIG(status), " (", strsignal(WTERMSIG(status)),
                                 "); no estimate: a crashed run's profile is incomplete"));

@@ -3,6 +3,7 @@
 #ifndef COMMANALYZER_TOOLS_INSTRUMENTED_BUILD_H_
 #define COMMANALYZER_TOOLS_INSTRUMENTED_BUILD_H_
 
+#include <cstdint>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -15,6 +16,19 @@ namespace commanalyzer::cli {
 class RunError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// A program the analysis cannot handle (it starts threads; no main()):
+// exit status 2, as for bad input.
+class UnsupportedError : public RunError {
+ public:
+  using RunError::RunError;
+};
+
+// --timeout or --max-memory reached: exit status 3.
+class LimitError : public RunError {
+ public:
+  using RunError::RunError;
 };
 
 // Where the pass plugin, runtime archive and annotate.h are: next to the
@@ -41,14 +55,26 @@ struct BuildRequest {
 };
 
 // Compiles and links; clang's diagnostics go to stderr as they are.
-// Returns the instrumented executable.
+// Returns the instrumented executable. Throws UnsupportedError when no
+// source defines main().
 std::filesystem::path build_instrumented(const Toolchain& toolchain, const BuildRequest& request);
+
+struct RunLimits {
+  double timeout_seconds = 0;          // 0: none
+  std::uint64_t max_memory_bytes = 0;  // 0: none
+};
 
 // Runs the program with its arguments; its stdout/stderr pass through.
 // Writes the profile to `profile`; throws RunError if the program crashes,
-// exits non-zero or leaves no profile. Progress goes to stderr on long runs.
+// exits non-zero or leaves no profile, UnsupportedError if the runtime
+// refused it (threads), LimitError past a limit. Progress goes to stderr
+// on long runs; the runtime's warnings (fork) after the run.
+//
+// While a compiler or the program runs, SIGINT, SIGTERM and SIGHUP sent to
+// the tool are forwarded to it; once it has ended the tool dies of the
+// same signal.
 void run_instrumented(const std::filesystem::path& program, const std::vector<std::string>& args,
-                      const std::filesystem::path& profile);
+                      const std::filesystem::path& profile, const RunLimits& limits = {});
 
 }  // namespace commanalyzer::cli
 

@@ -1,0 +1,11 @@
+// Never ends: a relaxation without a stopping test.
+#include <stdio.h>
+
+static double a[1024];
+
+int main(void) {
+  for (unsigned long t = 0;; ++t) {
+    for (int i = 1; i < 1023; ++i) a[i] = 0.5 * (a[i - 1] + a[i + 1]) + 1e-9 * (double)t;
+    if (t == 1) fprintf(stderr, "running\n");
+  }
+}

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# What a new user meets: threads, deep recursion, signals, a program that
+# never ends, memory past the limit, too many processes, bad flags and
+# paths, fork, an empty source, and `help` listing every flag.
+set -uo pipefail
+tool="$1" programs="$(dirname "$2")" source="$3"
+tmp="${TEST_TMPDIR:-$(mktemp -d)}"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+expect_error() {  # expect_error CODE PATTERN CMD...
+  local code="$1" pattern="$2"; shift 2
+  local err; err=$("$@" 2>&1 >/dev/null); local got=$?
+  [ "$got" -eq "$code" ] || fail "'$*' exited $got, want $code: $err"
+  grep -q -- "$pattern" <<<"$err" || fail "'$*': no '$pattern' in: $err"
+}
+
+# Threads: refused at the first pthread_create, the same every run.
+for run in 1 2 3; do
+  expect_error 2 "starts a thread (pthread_create); the analysis follows one thread only" \
+    "$tool" analyze "$programs/threads.c" --procs 2
+done
+
+# 100,000 nested calls at -O0: the instrumented program prints what the
+# plain build prints.
+clang-16 -O0 "$programs/deep_recursion.c" -o "$tmp/deep_plain" || fail "plain build of deep_recursion.c"
+plain=$("$tmp/deep_plain" 100000) || fail "plain deep recursion exited $?"
+out=$("$tool" analyze "$programs/deep_recursion.c" -O0 --procs 2 -- 100000 2>&1) || fail "instrumented deep recursion: $out"
+[ "$(head -1 <<<"$out" | grep -v '^\[')" = "$plain" ] || grep -qx -- "$plain" <<<"$out" || fail "output differs from '$plain': $out"
+grep -qE '^ +2 +[0-9]+' <<<"$out" || fail "no estimate for the deep recursion: $out"
+
+# A program that never ends: --timeout stops it, exit 3.
+start=$SECONDS
+expect_error 3 "ran longer than --timeout 2 s" "$tool" analyze "$programs/forever.c" --timeout 2
+[ $(( SECONDS - start )) -lt 60 ] || fail "--timeout 2 took $(( SECONDS - start )) s"
+expect_error 2 "--timeout" "$tool" analyze "$programs/forever.c" --timeout -1
+
+# SIGTERM and SIGINT to the tool reach the program, which ends with it.
+for sig in TERM INT; do
+  rm -rf "$tmp/sig"
+  "$tool" analyze "$programs/forever.c" --procs 2 --out "$tmp/sig" 2>"$tmp/sig.err" &
+  pid=$!
+  for _ in $(seq 300); do grep -q '^running' "$tmp/sig.err" 2>/dev/null && break; sleep 0.1; done
+  grep -q '^running' "$tmp/sig.err" || fail "forever.c did not start: $(cat "$tmp/sig.err")"
+  pgrep -f "$tmp/sig/build/program" >/dev/null || fail "no instrumented program running"
+  kill -s "$sig" "$pid"
+  wait "$pid"; code=$?
+  [ "$code" -eq $(( 128 + $(kill -l "$sig") )) ] || fail "SIG$sig: the tool exited $code"
+  sleep 0.5
+  pgrep -f "$tmp/sig/build/program" >/dev/null && fail "SIG$sig: the instrumented program still runs"
+done
+
+# Memory: past --max-memory the run stops, naming what grew; bad sizes are
+# named; the default is below the machine's memory.
+expect_error 3 "passed --max-memory (200 MiB); the largest part is" "$tool" analyze "$programs/grows.c" --max-memory 200M
+expect_error 3 "slice labels (label DAG)" "$tool" analyze "$programs/grows.c" --max-memory=200M
+expect_error 2 "--max-memory: 'lots' is not a size" "$tool" demo --max-memory lots
+total_kib=$(awk '$1 == "MemTotal:" {print $2}' /proc/meminfo)
+default_mib=$("$tool" help | sed -n 's/.*--max_memory (default: \([0-9]*\)M).*/\1/p')
+[ -n "$default_mib" ] && [ "$default_mib" -lt $(( total_kib / 1024 )) ] || fail "default --max-memory '$default_mib' MiB"
+# The estimate's own memory: the per-pair matrices of 16384 processes (4 GiB).
+expect_error 3 "the per-pair matrices alone need 4.0 GiB, past --max-memory 1.0 GiB" \
+  "$tool" demo --n 160 --steps 1 --procs 16384 --max-memory 1G
+
+# More processes than the profile has locations (the built-in 32 x 32
+# Heat2D distributes 1020 elements): a clear error, exit 2.
+expect_error 2 "--procs 65536: the profile has 1020 array elements (locations) to distribute, so at most 1020" \
+  "$tool" demo --n 32 --steps 1 --procs 4,65536
+expect_error 2 "--procs: '-4' is not a process count" "$tool" analyze "$programs/forks.c" --procs -4
+expect_error 2 "--procs: '-4' is not a process count" "$tool" demo --procs -4
+
+# Output paths: checked before anything is built, no partial file.
+mkdir -p "$tmp/paths"; : > "$tmp/paths/afile"
+expect_error 2 "--json: '$tmp/paths' is a folder" "$tool" analyze "$programs/forks.c" --json "$tmp/paths"
+expect_error 2 "--json: folder '$tmp/paths/missing' does not exist" \
+  "$tool" analyze "$programs/forks.c" --json "$tmp/paths/missing/e.json"
+expect_error 2 "--out: cannot create folder '$tmp/paths/afile/report'" \
+  "$tool" analyze "$programs/forks.c" --out "$tmp/paths/afile/report"
+expect_error 2 "--out: cannot create folder '/proc/commanalyzer'" "$tool" demo --out /proc/commanalyzer
+err=$("$tool" analyze "$programs/forks.c" --json "$tmp/paths/missing/e.json" 2>&1)
+grep -q "compiling" <<<"$err" && fail "--json checked after the build: $err"
+# A late failure (the program removes the folder --json goes to) says where
+# the profile is, and leaves no partial file.
+mkdir -p "$tmp/late"
+expect_error 1 "profile kept at $tmp/late_out/build/program.profile" \
+  "$tool" analyze "$programs/removes.c" --procs 2 --out "$tmp/late_out" --json "$tmp/late/e.json" -- "$tmp/late"
+[ -s "$tmp/late_out/build/program.profile" ] || fail "the kept profile is not there"
+ls "$tmp" | grep -q partial && fail "partial file left"
+
+# fork: a warning naming the limitation; the parent's estimate.
+out=$("$tool" analyze "$programs/forks.c" --procs 2 2>&1) || fail "forks.c: $out"
+grep -q "warning: the program forked; only the parent process is analysed" <<<"$out" || fail "no fork warning: $out"
+grep -qE '^ +2 +[0-9]+' <<<"$out" || fail "no estimate for forks.c: $out"
+
+# An empty source: no main().
+expect_error 2 "no main() in the sources" "$tool" analyze "$programs/empty.c"
+err=$("$tool" analyze "$programs/empty.c" 2>&1); grep -q "undefined reference" <<<"$err" && fail "linker error shown: $err"
+
+# help: every flag the tool defines, with its default.
+help=$("$tool" help) || fail "help exited $?"
+flags=$(sed -n 's/^ABSL_FLAG([^,]*, *\([a-z_0-9]*\),.*/\1/p' "$source")
+[ "$(wc -l <<<"$flags")" -ge 15 ] || fail "found only these flags in $source: $flags"
+for flag in $flags; do
+  grep -q -- "^    --$flag (default: " <<<"$help" || fail "help does not list --$flag with its default"
+done
+grep -q -- "--partitioner (default: auto)" <<<"$help" || fail "help: --partitioner default"
+grep -q -- "--timeout (default: 0)" <<<"$help" || fail "help: --timeout default"
+echo "limits_test: all passed"
