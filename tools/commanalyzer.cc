@@ -29,8 +29,11 @@
 #include "commanalyzer/estimate.h"
 #include "commanalyzer/profile_io.h"
 #include "commanalyzer/report.h"
+#include "tools/benchgen_command.h"
 #include "tools/builtin_examples.h"
 #include "tools/instrumented_build.h"
+#include "tools/network_flags.h"
+#include "tools/trace_command.h"
 
 ABSL_FLAG(std::string, procs, "2,4,8,16,32,64", "comma-separated process counts to estimate for");
 ABSL_FLAG(std::string, json, "", "also write the estimates as JSON to this file");
@@ -96,6 +99,20 @@ Usage:
   commanalyzer demo [--procs 2,4,...] [--n 128] [--steps 10] [--json FILE] [--out DIR]
       Runs the analysis on a built-in Heat2D event stream (no compiler needed)
       and prints the predicted communication for each process count.
+  commanalyzer trace PROFILE --procs P [--csv FILE]
+      Every predicted message for P processes, from a saved profile (no
+      re-run), as CSV (to FILE, else standard output): iteration,src,dst,
+      bytes,kind. One row per point-to-point message as an MPI code sends
+      it (kind p2p: all one process sends another in one iteration), and
+      per collective call (kind bcast, src = root, or allreduce, src = -1;
+      dst = -1; bytes = one rank's block). The last iteration number counts
+      what follows the last iteration mark.
+  commanalyzer benchgen PROFILE --procs P --out DIR [--compute_us T]
+      Writes DIR/bench.c and DIR/bench.h: a compact C + MPI program that
+      performs that communication (Isend/Irecv + Waitall per iteration,
+      MPI_Bcast / MPI_Allreduce; repeated iterations as loops, senders as
+      rank lists). Build: mpicc DIR/bench.c -IDIR -o bench; run: mpirun -np P
+      ./bench. --compute_us T busy-waits T us per iteration (computation).
   commanalyzer help
       This text.
 
@@ -110,7 +127,12 @@ one; --distribution FILE estimates your own map (docs/DISTRIBUTION.md).
 
 Columns: total bytes = point-to-point + collective bytes under the logical
 volume convention (Bcast (N-1)m, Allreduce 2(N-1)m); messages = one per
-(sender, receiver, iteration) plus one per collective call.)";
+(sender, receiver, iteration) plus one per collective call; time = predicted
+communication time, Hockney model: a message of m bytes costs latency +
+m / bandwidth (--latency, microseconds, default 1; --bandwidth, GB/s,
+default 10: an InfiniBand-class network); an iteration costs its busiest
+process's sends or receives plus its collectives (ceil(log2 N) rounds for a
+Bcast, twice that for an Allreduce); the total sums the iterations.)";
 
 class UsageError : public std::runtime_error {
  public:
@@ -243,6 +265,7 @@ int report_with(const ProfileT& profile, const std::vector<int>& procs, Partitio
   cost.combine_partial_updates = absl::GetFlag(FLAGS_combine_partial_updates);
   cost.recompute_when_cheaper = absl::GetFlag(FLAGS_recompute);
   cost.exchange_partials = absl::GetFlag(FLAGS_exchange_partials);
+  cost.network = network_from_flags();
   const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   Estimator<ProfileT, DensityDistanceScorer, PartitionerT> estimator(profile, scorer, partitioner, cost, threads);
   GraphSummary summary{profile.values.count(), profile.flows.flow_count(), estimator.graph().vertex_count(),
@@ -390,6 +413,7 @@ int analyze(int argc, char** argv) {
   absl::ParseCommandLine(static_cast<int>(args.for_abseil.size()), args.for_abseil.data());
   const std::vector<int> procs = parse_procs(absl::GetFlag(FLAGS_procs));
   check_partitioner_flag(procs);
+  if (const std::string error = network_flag_error(); !error.empty()) throw UsageError(error);
   if (args.build.sources.empty()) throw UsageError("analyze: give at least one C or C++ source file");
   for (const auto& source : args.build.sources) {
     if (!std::filesystem::is_regular_file(source)) {
@@ -452,8 +476,11 @@ int run(int argc, char** argv) {
   std::vector<char*> rest{argv[0]};
   for (int i = 2; i < argc; ++i) rest.push_back(argv[i]);
   const std::vector<char*> positional = absl::ParseCommandLine(static_cast<int>(rest.size()), rest.data());
+  if (command == "trace") return trace_command(positional);
+  if (command == "benchgen") return benchgen_command(positional);
   const std::vector<int> procs = parse_procs(absl::GetFlag(FLAGS_procs));
   check_partitioner_flag(procs);
+  if (const std::string error = network_flag_error(); !error.empty()) throw UsageError(error);
   if (command == "demo") {
     if (positional.size() > 1) throw UsageError(absl::StrCat("demo takes no arguments, got '", positional[1], "'"));
     return demo(procs);

@@ -1,0 +1,56 @@
+#include "tools/benchgen_command.h"
+
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <system_error>
+
+#include "absl/flags/declare.h"
+#include "absl/flags/flag.h"
+#include "absl/strings/str_cat.h"
+#include "commanalyzer/benchgen.h"
+#include "tools/profile_estimate.h"
+
+ABSL_DECLARE_FLAG(std::string, out);  // commanalyzer.cc
+ABSL_FLAG(double, compute_us, 0,
+          "benchgen: busy-wait this many microseconds per iteration before its communication, standing for the "
+          "computation (0: communication only)");
+
+namespace commanalyzer::cli {
+
+int benchgen_command(const std::vector<char*>& positional) {
+  return run_command([&] {
+    if (positional.size() != 2) throw CommandError("benchgen: give exactly one profile file", 2);
+    const int procs = single_procs("benchgen");
+    const std::filesystem::path dir = absl::GetFlag(FLAGS_out);
+    if (dir.empty()) throw CommandError("benchgen: give --out DIR for bench.c and bench.h", 2);
+    if (std::filesystem::exists(dir) && !std::filesystem::is_directory(dir)) {
+      throw CommandError(absl::StrCat("benchgen: --out: '", dir.string(), "' exists and is not a directory"), 2);
+    }
+    const double compute_us = absl::GetFlag(FLAGS_compute_us);
+    if (!std::isfinite(compute_us) || compute_us < 0) {
+      throw CommandError(absl::StrCat("--compute_us: ", compute_us, " is not a time in microseconds (>= 0)"), 2);
+    }
+    const ProfileEstimate run = estimate_profile(positional[1], procs);
+    GeneratedBenchmark bench;
+    try {
+      bench = generate_benchmark(run.estimate.trace, {run.metadata, compute_us * 1e-6});
+    } catch (const std::invalid_argument& e) {
+      throw CommandError(absl::StrCat("benchgen: ", e.what()), 1);
+    }
+    std::filesystem::create_directories(dir);
+    write_atomically(dir / "bench.h", [&](std::ostream& o) { o << bench.header; });
+    write_atomically(dir / "bench.c", [&](std::ostream& o) { o << bench.source; });
+    const CommEstimate& e = run.estimate;
+    std::cout << "wrote " << (dir / "bench.c").string() << " and bench.h: " << procs << " processes, "
+              << e.iterations << " iterations, " << e.trace.messages.size() << " point-to-point messages ("
+              << e.p2p_bytes << " bytes), " << e.trace.collectives.size() << " collective calls ("
+              << e.collective_bytes() << " bytes, logical volume)\n"
+              << "build and run: mpicc " << (dir / "bench.c").string() << " -I" << dir.string()
+              << " -o bench && mpirun -np " << procs << " ./bench\n";
+    return 0;
+  });
+}
+
+}  // namespace commanalyzer::cli
