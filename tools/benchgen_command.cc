@@ -35,7 +35,7 @@ int benchgen_command(const std::vector<char*>& positional) {
     const ProfileEstimate run = estimate_profile(positional[1], procs);
     GeneratedBenchmark bench;
     try {
-      bench = generate_benchmark(run.estimate.trace, {run.metadata, compute_us * 1e-6});
+      bench = generate_benchmark(run.estimate.trace, {positional[1], compute_us * 1e-6});
     } catch (const std::invalid_argument& e) {
       throw CommandError(absl::StrCat("benchgen: ", e.what()), 1);
     }

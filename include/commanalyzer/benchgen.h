@@ -38,7 +38,7 @@
 namespace commanalyzer {
 
 struct BenchmarkOptions {
-  std::string title;             // what the benchmark reproduces (a comment)
+  std::string title;             // what the benchmark reproduces, e.g. the profile (a comment)
   double compute_seconds = 0;    // busy time per iteration before its communication
 };
 
@@ -105,6 +105,10 @@ inline std::string pattern_body(const Pattern& p) {
   return out;
 }
 
+inline std::string count_of(std::size_t n, const char* what) {
+  return absl::StrCat(n, " ", what, n == 1 ? "" : "s");
+}
+
 inline std::string iteration_range(std::size_t first, std::size_t count) {
   return count == 1 ? absl::StrCat("iteration ", first) : absl::StrCat("iterations ", first, "-", first + count - 1);
 }
@@ -134,12 +138,13 @@ inline GeneratedBenchmark generate_benchmark(const MessageTrace& trace, const Be
       " * %d point-to-point messages, %d collective calls.\n"
       " * Build and run: mpicc bench.c -I. -o bench && mpirun -np %d ./bench */\n"
       "#include \"bench.h\"\n",
-      options.title.empty() ? "" : " for ", options.title, trace.procs, trace.phases - 1, messages,
+      options.title.empty() ? "" : " for ", absl::StrReplaceAll(options.title, {{"*/", "* /"}}), trace.procs, trace.phases - 1, messages,
       trace.collectives.size(), trace.procs);
   for (std::size_t id = 0; id < distinct.size(); ++id) {
     const Pattern& p = *distinct[id];
-    absl::StrAppendFormat(&source, "\n/* %d messages, %d collective calls */\nstatic void pattern_%d(Bench *b) {\n%s}\n",
-                          p.messages.size(), p.collectives.size(), id, pattern_body(p));
+    absl::StrAppendFormat(&source, "\n/* %s, %s */\nstatic void pattern_%d(Bench *b) {\n%s}\n",
+                          count_of(p.messages.size(), "message"), count_of(p.collectives.size(), "collective call"),
+                          id, pattern_body(p));
   }
   absl::StrAppend(&source, "\nint main(int argc, char **argv) {\n  Bench bench;\n  bench_init(&bench, &argc, &argv);\n");
   // The last phase follows the last iteration mark: it is not an iteration.
