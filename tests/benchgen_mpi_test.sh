@@ -74,6 +74,12 @@ for np in 4 8; do
   check matmul "$matmul_profile" "$np"
 done
 
+# Compute delays from the work per iteration: in the program, and it still runs.
+"$tool" benchgen "$heat_long" --procs 4 --out "$tmp/compute" --compute_ns 10 > /dev/null 2>&1 || fail "benchgen --compute_ns"
+grep -q 'bench_compute(' "$tmp/compute/bench.c" || fail "no compute delay in: $(cat "$tmp/compute/bench.c")"
+mpicc -O2 -Wall -Werror "$tmp/compute/bench.c" -I"$tmp/compute" -o "$tmp/compute/bench" || fail "mpicc --compute_ns"
+mpirun "${mpi_flags[@]}" -np 4 "$tmp/compute/bench" || fail "mpirun --compute_ns"
+
 # A stencil's benchmark: as many lines for 4 steps as for 12, at 16 as at
 # 64 processes (4 x 4 and 8 x 8 grids; a 2 x 2 or 4 x 2 grid has fewer
 # kinds of blocks, so fewer calls).
@@ -102,13 +108,14 @@ set +e
 expect_error "--procs" "$tool" trace "$heat_short" --procs 2,4
 expect_error "--procs" "$tool" benchgen "$heat_short" --procs 0 --out "$tmp/bad1"
 expect_error "--out" "$tool" benchgen "$heat_short" --procs 4
+expect_error "--compute_ns" "$tool" benchgen "$heat_short" --procs 4 --out "$tmp/bad2" --compute_ns -3
 expect_error "--latency" "$tool" trace "$heat_short" --procs 4 --latency -1
 expect_error "--bandwidth" "$tool" estimate "$heat_short" --procs 4 --bandwidth 0
 expect_error "exactly one profile" "$tool" trace --procs 4
 touch "$tmp/a_file"
 expect_error "not a directory" "$tool" benchgen "$heat_short" --procs 4 --out "$tmp/a_file"
 set -e
-[ ! -e "$tmp/bad1" ] || fail "a failed benchgen left $tmp/bad1"
+[ ! -e "$tmp/bad1" ] && [ ! -e "$tmp/bad2" ] || fail "a failed benchgen left a directory"
 [ ! -s "$tmp/a_file" ] || fail "a failed benchgen wrote into $tmp/a_file"
 "$tool" trace "$tmp/missing.profile" --procs 4 --csv "$tmp/missing.csv" 2>/dev/null && fail "trace of a missing profile succeeded"
 [ ! -e "$tmp/missing.csv" ] && [ ! -e "$tmp/missing.csv.partial" ] || fail "a failed trace left a CSV"

@@ -97,6 +97,21 @@ TEST(Benchgen, RunsFollowTheTrace) {
   EXPECT_EQ(src.find("after the last iteration"), std::string::npos) << src;  // nothing happens there
 }
 
+// Compute delays (from the work per iteration) go before the iteration's
+// communication; iterations with different delays are different runs.
+TEST(Benchgen, ComputeDelaysPerIteration) {
+  MessageTrace trace{2, 4, {{0, 0, 1, 8}, {1, 0, 1, 8}, {2, 0, 1, 8}}, {}};
+  BenchmarkOptions options;
+  options.compute_seconds = {2e-6, 2e-6, 5e-6, 0};
+  const std::string src = generate_benchmark(trace, options).source;
+  EXPECT_NE(src.find("{ bench_compute(2e-06); pattern_0(&bench); bench_end_iteration(); } /* iterations 0-1 */"),
+            std::string::npos)
+      << src;
+  EXPECT_NE(src.find("bench_compute(5e-06); pattern_0(&bench); bench_end_iteration(); /* iteration 2 */"),
+            std::string::npos)
+      << src;
+}
+
 TEST(Benchgen, RejectsMessagesPastMpiCounts) {
   MessageTrace trace{2, 2, {{0, 0, 1, std::uint64_t{1} << 33}}, {}};
   EXPECT_THROW(generate_benchmark(trace), std::invalid_argument);

@@ -62,6 +62,9 @@ TEST(TimeModel, MessageCountsNotOnlyVolumeDecideTheTime) {
   ASSERT_EQ(chatty.phase_seconds.size(), 31u);
   for (int t = 0; t < 30; ++t) EXPECT_NEAR(chatty.phase_seconds[t], 1e-6 + 32e-10, 1e-12) << t;
   EXPECT_EQ(chatty.phase_seconds[30], 0.0);
+  // The work per iteration: process 0 computes every x[i].
+  EXPECT_EQ(bulk.phase_work, (std::vector<std::uint64_t>{120, 0}));
+  for (int t = 0; t < 30; ++t) EXPECT_EQ(chatty.phase_work[t], 4u) << t;
   // Without latency the two are one volume and one time: counts are what differ.
   const HockneyModel no_latency{0, 1e-10};
   EXPECT_NEAR(exchange_in_rounds(120, 1, no_latency).seconds, exchange_in_rounds(120, 30, no_latency).seconds, 1e-15);

@@ -13,9 +13,9 @@
 #include "tools/profile_estimate.h"
 
 ABSL_DECLARE_FLAG(std::string, out);  // commanalyzer.cc
-ABSL_FLAG(double, compute_us, 0,
-          "benchgen: busy-wait this many microseconds per iteration before its communication, standing for the "
-          "computation (0: communication only)");
+ABSL_FLAG(double, compute_ns, 0,
+          "benchgen: nanoseconds of computation per value instance: each iteration busy-waits this times the "
+          "values its busiest process computes, before its communication (0: communication only)");
 
 namespace commanalyzer::cli {
 
@@ -28,14 +28,18 @@ int benchgen_command(const std::vector<char*>& positional) {
     if (std::filesystem::exists(dir) && !std::filesystem::is_directory(dir)) {
       throw CommandError(absl::StrCat("benchgen: --out: '", dir.string(), "' exists and is not a directory"), 2);
     }
-    const double compute_us = absl::GetFlag(FLAGS_compute_us);
-    if (!std::isfinite(compute_us) || compute_us < 0) {
-      throw CommandError(absl::StrCat("--compute_us: ", compute_us, " is not a time in microseconds (>= 0)"), 2);
+    const double compute_ns = absl::GetFlag(FLAGS_compute_ns);
+    if (!std::isfinite(compute_ns) || compute_ns < 0) {
+      throw CommandError(absl::StrCat("--compute_ns: ", compute_ns, " is not a time in nanoseconds (>= 0)"), 2);
     }
     const ProfileEstimate run = estimate_profile(positional[1], procs);
+    BenchmarkOptions options{positional[1], {}};
+    if (compute_ns > 0) {
+      for (std::uint64_t values : run.estimate.phase_work) options.compute_seconds.push_back(compute_ns * 1e-9 * values);
+    }
     GeneratedBenchmark bench;
     try {
-      bench = generate_benchmark(run.estimate.trace, {positional[1], compute_us * 1e-6});
+      bench = generate_benchmark(run.estimate.trace, options);
     } catch (const std::invalid_argument& e) {
       throw CommandError(absl::StrCat("benchgen: ", e.what()), 1);
     }

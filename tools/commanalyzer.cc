@@ -107,12 +107,13 @@ Usage:
       per collective call (kind bcast, src = root, or allreduce, src = -1;
       dst = -1; bytes = one rank's block). The last iteration number counts
       what follows the last iteration mark.
-  commanalyzer benchgen PROFILE --procs P --out DIR [--compute_us T]
+  commanalyzer benchgen PROFILE --procs P --out DIR [--compute_ns T]
       Writes DIR/bench.c and DIR/bench.h: a compact C + MPI program that
       performs that communication (Isend/Irecv + Waitall per iteration,
       MPI_Bcast / MPI_Allreduce; repeated iterations as loops, senders as
       rank lists). Build: mpicc DIR/bench.c -IDIR -o bench; run: mpirun -np P
-      ./bench. --compute_us T busy-waits T us per iteration (computation).
+      ./bench. --compute_ns T: before its communication each iteration
+      busy-waits T ns per value instance its busiest process computes.
   commanalyzer help
       This text.
 

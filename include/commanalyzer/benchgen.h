@@ -39,7 +39,10 @@ namespace commanalyzer {
 
 struct BenchmarkOptions {
   std::string title;             // what the benchmark reproduces, e.g. the profile (a comment)
-  double compute_seconds = 0;    // busy time per iteration before its communication
+  // Busy time before each iteration's communication, standing for its
+  // computation (CommEstimate::phase_work times a time per value); empty:
+  // none.
+  std::vector<double> compute_seconds;
 };
 
 struct GeneratedBenchmark {
@@ -151,10 +154,16 @@ inline GeneratedBenchmark generate_benchmark(const MessageTrace& trace, const Be
   const std::size_t iterations = trace.phases - 1;
   for (std::size_t k = 0; k < phases.size();) {
     std::size_t end = k + 1;
-    while (end < phases.size() && id_of[end] == id_of[k] && (end < iterations) == (k < iterations)) ++end;
+    auto delay = [&](std::size_t phase) {
+      return phase < options.compute_seconds.size() ? options.compute_seconds[phase] : 0.0;
+    };
+    while (end < phases.size() && id_of[end] == id_of[k] && (end < iterations) == (k < iterations) &&
+           delay(end) == delay(k)) {
+      ++end;
+    }
     const bool marked = k < iterations;
     std::string body;
-    if (marked && options.compute_seconds > 0) absl::StrAppendFormat(&body, "bench_compute(%.9g); ", options.compute_seconds);
+    if (delay(k) > 0) absl::StrAppendFormat(&body, "bench_compute(%.9g); ", delay(k));
     if (!phases[k].empty()) absl::StrAppendFormat(&body, "pattern_%d(&bench); ", id_of[k]);
     if (marked) body += "bench_end_iteration(); ";
     const std::string what = marked ? iteration_range(k, end - k) : "after the last iteration";

@@ -77,6 +77,7 @@ struct CommEstimate {
   std::uint64_t allreduces = 0;        // ... as Allreduce
   std::uint64_t collective_calls = 0;  // distinct (kind, iteration)
   std::vector<std::uint64_t> phase_bytes;  // per iteration (last: after the last mark)
+  std::vector<std::uint64_t> phase_work;   // per iteration: value instances the busiest process computes
   std::size_t iterations = 0;
   std::size_t singleton_vertices = 0;
   // Every message and collective call (messages.h), and their predicted
@@ -179,6 +180,8 @@ struct LogicalVolumeCostModel {
       result.matrix.assign(static_cast<std::size_t>(n) * n, 0);
       result.messages_matrix.assign(static_cast<std::size_t>(n) * n, 0);
       result.phase_bytes.assign(profile.phase_count(), 0);
+      result.phase_work.assign(profile.phase_count(), 0);
+      work.assign(n, 0);
       result.iterations = profile.iterations();
       for (ProcId p : owner) result.singleton_vertices += p == kReplicated;
     }
@@ -198,15 +201,30 @@ struct LogicalVolumeCostModel {
       for (std::size_t x = 0; x < owner.size(); ++x) among_own[x] &= owner[x] != kReplicated;
       profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) { flow(v, sources); });
       publish_pending(current_phase);  // what the last iteration left unreduced
+      close_work(current_phase);
+    }
+
+    // The values the busiest process computes in `phase` (every process
+    // computes the replicated ones).
+    void close_work(std::size_t phase) {
+      result.phase_work[phase] = replicated_work + *std::max_element(work.begin(), work.end());
+      std::fill(work.begin(), work.end(), 0);
+      replicated_work = 0;
     }
 
     void flow(ValueId v, std::span<const ValueId> sources) {
       const std::size_t phase = profile.phase_of(v);
       if (phase != current_phase) {
         publish_pending(current_phase);
+        close_work(current_phase);
         current_phase = phase;
       }
       const ValueGraph::Vertex x = graph.local(profile.values.vertex(v));
+      if (owner[x] == kReplicated) {
+        ++replicated_work;
+      } else {
+        ++work[owner[x]];
+      }
       if (among_own[x]) return;  // (sharers are tracked after the run: replay_sharers)
       const ProcId q = owner[x];
       if (q == kReplicated) {
@@ -474,6 +492,8 @@ struct LogicalVolumeCostModel {
     std::vector<std::uint8_t> sharer_chains;  // by vertex: has a tracked phase (empty: none)
     std::size_t current_phase = 0;
     MessageLog log;
+    std::vector<std::uint64_t> work;  // values each process computed in the current phase
+    std::uint64_t replicated_work = 0;
   };
 };
 
