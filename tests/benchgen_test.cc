@@ -55,7 +55,9 @@ TEST(RankList, IrregularSetsSplitIntoRunsThatCoverThemExactly) {
   EXPECT_EQ(expand_all(lists), ranks);
 }
 
-std::size_t lines(const std::string& text) { return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')); }
+std::size_t lines(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
 
 GeneratedBenchmark heat2d_benchmark(std::uint64_t n, int steps, int procs) {
   Analyzer<> a;

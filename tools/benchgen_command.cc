@@ -1,6 +1,7 @@
 #include "tools/benchgen_command.h"
 
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -35,7 +36,9 @@ int benchgen_command(const std::vector<char*>& positional) {
     const ProfileEstimate run = estimate_profile(positional[1], procs);
     BenchmarkOptions options{positional[1], {}};
     if (compute_ns > 0) {
-      for (std::uint64_t values : run.estimate.phase_work) options.compute_seconds.push_back(compute_ns * 1e-9 * values);
+      for (std::uint64_t values : run.estimate.phase_work) {
+        options.compute_seconds.push_back(compute_ns * 1e-9 * static_cast<double>(values));
+      }
     }
     GeneratedBenchmark bench;
     try {

@@ -45,8 +45,8 @@ int single_procs(const std::string& command) {
   const std::string text = absl::GetFlag(FLAGS_procs);
   int n = 0;
   if (!absl::SimpleAtoi(text, &n) || n < 1 || n > 65536) {
-    throw CommandError(absl::StrCat(command, ": --procs: give one process count between 1 and 65536, e.g. --procs 8 (got '",
-                                    text, "')"),
+    throw CommandError(absl::StrCat(command, ": --procs: give one process count between 1 and 65536, e.g. --procs 8 ",
+                                    "(got '", text, "')"),
                        2);
   }
   return n;

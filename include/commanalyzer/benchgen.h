@@ -141,15 +141,18 @@ inline GeneratedBenchmark generate_benchmark(const MessageTrace& trace, const Be
       " * %d point-to-point messages, %d collective calls.\n"
       " * Build and run: mpicc bench.c -I. -o bench && mpirun -np %d ./bench */\n"
       "#include \"bench.h\"\n",
-      options.title.empty() ? "" : " for ", absl::StrReplaceAll(options.title, {{"*/", "* /"}}), trace.procs, trace.phases - 1, messages,
-      trace.collectives.size(), trace.procs);
+      options.title.empty() ? "" : " for ", absl::StrReplaceAll(options.title, {{"*/", "* /"}}), trace.procs,
+      trace.phases - 1, messages, trace.collectives.size(), trace.procs);
   for (std::size_t id = 0; id < distinct.size(); ++id) {
     const Pattern& p = *distinct[id];
     absl::StrAppendFormat(&source, "\n/* %s, %s */\nstatic void pattern_%d(Bench *b) {\n%s}\n",
                           count_of(p.messages.size(), "message"), count_of(p.collectives.size(), "collective call"),
                           id, pattern_body(p));
   }
-  absl::StrAppend(&source, "\nint main(int argc, char **argv) {\n  Bench bench;\n  bench_init(&bench, &argc, &argv);\n");
+  absl::StrAppend(&source,
+                  "\nint main(int argc, char **argv) {\n"
+                  "  Bench bench;\n"
+                  "  bench_init(&bench, &argc, &argv);\n");
   // The last phase follows the last iteration mark: it is not an iteration.
   const std::size_t iterations = trace.phases - 1;
   for (std::size_t k = 0; k < phases.size();) {

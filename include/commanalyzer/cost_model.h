@@ -40,7 +40,9 @@
 // end), and so are those pending at the end of the region.
 // Messages: one per (sender, receiver, iteration) with traffic, plus one
 // call per (collective kind, iteration); each is a record of the trace
-// (messages.h), which the time model (time_model.h) prices.
+// (messages.h), which the time model (time_model.h) prices. Work: the
+// value instances the busiest process computes in each iteration
+// (phase_work), what a benchmark's compute delays stand for.
 #ifndef COMMANALYZER_COST_MODEL_H_
 #define COMMANALYZER_COST_MODEL_H_
 

@@ -109,7 +109,9 @@ inline void write_json(std::ostream& out, const GraphSummary& graph, const std::
     out << ", \"phase_bytes\": [";
     for (std::size_t p = 0; p < e.phase_bytes.size(); ++p) out << (p ? "," : "") << e.phase_bytes[p];
     out << "], \"phase_seconds\": [";
-    for (std::size_t p = 0; p < e.phase_seconds.size(); ++p) out << (p ? "," : "") << absl::StrFormat("%.9g", e.phase_seconds[p]);
+    for (std::size_t p = 0; p < e.phase_seconds.size(); ++p) {
+      out << (p ? "," : "") << absl::StrFormat("%.9g", e.phase_seconds[p]);
+    }
     out << "]";
     if (!e.distribution.empty()) {
       out << ", \"distribution\": \"" << e.distribution << "\", \"candidates\": {";

@@ -70,7 +70,9 @@ struct HockneyModel {
       time.phase_seconds[phase] += std::max(*std::max_element(sending.begin(), sending.end()),
                                             *std::max_element(receiving.begin(), receiving.end()));
     }
-    for (const CollectiveCall& c : trace.collectives) time.phase_seconds[c.iteration] += collective_seconds(c, trace.procs);
+    for (const CollectiveCall& c : trace.collectives) {
+      time.phase_seconds[c.iteration] += collective_seconds(c, trace.procs);
+    }
     for (double s : time.phase_seconds) time.total_seconds += s;
     return time;
   }
