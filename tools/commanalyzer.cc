@@ -38,9 +38,12 @@
 #include "commanalyzer/hypergraph.h"
 #include "commanalyzer/profile_io.h"
 #include "commanalyzer/report.h"
+#include "tools/benchgen_command.h"
 #include "tools/builtin_examples.h"
 #include "tools/instrumented_build.h"
 #include "tools/limits.h"
+#include "tools/network_flags.h"
+#include "tools/trace_command.h"
 
 ABSL_FLAG(std::string, procs, "2,4,8,16,32,64", "comma-separated process counts to estimate for");
 ABSL_FLAG(std::string, json, "", "also write the estimates as JSON to this file");
@@ -112,6 +115,21 @@ Usage:
   commanalyzer demo [--procs 2,4,...] [--n 128] [--steps 10] [--json FILE] [--out DIR]
       Runs the analysis on a built-in Heat2D event stream (no compiler needed)
       and prints the predicted communication for each process count.
+  commanalyzer trace PROFILE --procs P [--csv FILE]
+      Every predicted message for P processes, from a saved profile (no
+      re-run), as CSV (to FILE, else standard output): iteration,src,dst,
+      bytes,kind. One row per point-to-point message as an MPI code sends
+      it (kind p2p: all one process sends another in one iteration), and
+      per collective call (kind bcast, src = root, or allreduce, src = -1;
+      dst = -1; bytes = one rank's block). The last iteration number counts
+      what follows the last iteration mark.
+  commanalyzer benchgen PROFILE --procs P --out DIR [--compute_ns T]
+      Writes DIR/bench.c and DIR/bench.h: a compact C + MPI program that
+      performs that communication (Isend/Irecv + Waitall per iteration,
+      MPI_Bcast / MPI_Allreduce; repeated iterations as loops, senders as
+      rank lists). Build: mpicc DIR/bench.c -IDIR -o bench; run: mpirun -np P
+      ./bench. --compute_ns T: before its communication each iteration
+      busy-waits T ns per value instance its busiest process computes.
   commanalyzer help
       This text, with every flag and its default.
 
@@ -126,7 +144,12 @@ one; --distribution FILE estimates your own map (docs/DISTRIBUTION.md).
 
 Columns: total bytes = point-to-point + collective bytes under the logical
 volume convention (Bcast (N-1)m, Allreduce 2(N-1)m); messages = one per
-(sender, receiver, iteration) plus one per collective call.
+(sender, receiver, iteration) plus one per collective call; time = predicted
+communication time, Hockney model: a message of m bytes costs latency +
+m / bandwidth (--latency, microseconds, default 1; --bandwidth, GB/s,
+default 10: an InfiniBand-class network); an iteration costs its busiest
+process's sends or receives plus its collectives (ceil(log2 N) rounds for a
+Bcast, twice that for an Allreduce); the total sums the iterations.
 
 Exit status: 0 estimate printed; 1 the build or the program failed (compile
 error, crash, non-zero exit) or a file could not be read or written; 2 bad
@@ -332,6 +355,7 @@ std::uint64_t max_memory_bytes() {
 std::vector<int> check_flags() {
   const std::vector<int> procs = parse_procs(absl::GetFlag(FLAGS_procs));
   check_partitioner_flag(procs);
+  if (const std::string error = network_flag_error(); !error.empty()) throw UsageError(error);
   max_memory_bytes();
   if (absl::GetFlag(FLAGS_timeout) < 0) throw UsageError("--timeout: give seconds, 0 for no limit");
   check_output_flags();
@@ -395,6 +419,7 @@ int report_with(const ProfileT& profile, const std::vector<int>& procs, Partitio
   cost.combine_partial_updates = absl::GetFlag(FLAGS_combine_partial_updates);
   cost.recompute_when_cheaper = absl::GetFlag(FLAGS_recompute);
   cost.exchange_partials = absl::GetFlag(FLAGS_exchange_partials);
+  cost.network = network_from_flags();
   const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   Estimator<ProfileT, DensityDistanceScorer, PartitionerT> estimator(profile, scorer, partitioner, cost, threads);
   GraphSummary summary{profile.values.count(), profile.flows.flow_count(), estimator.graph().vertex_count(),
@@ -653,6 +678,8 @@ int run(int argc, char** argv) {
   std::vector<char*> rest{argv[0]};
   for (int i = 2; i < argc; ++i) rest.push_back(with_underscores(argv[i]));
   const std::vector<char*> positional = absl::ParseCommandLine(static_cast<int>(rest.size()), rest.data());
+  if (command == "trace") return trace_command(positional);
+  if (command == "benchgen") return benchgen_command(positional);
   const std::vector<int> procs = check_flags();
   if (command == "demo") {
     if (positional.size() > 1) throw UsageError(absl::StrCat("demo takes no arguments, got '", positional[1], "'"));

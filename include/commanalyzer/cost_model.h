@@ -39,7 +39,10 @@
 // `gsum += local_sum` each step is an Allreduce each step, not one at the
 // end), and so are those pending at the end of the region.
 // Messages: one per (sender, receiver, iteration) with traffic, plus one
-// call per (collective kind, iteration).
+// call per (collective kind, iteration); each is a record of the trace
+// (messages.h), which the time model (time_model.h) prices. Work: the
+// value instances the busiest process computes in each iteration
+// (phase_work), what a benchmark's compute delays stand for.
 #ifndef COMMANALYZER_COST_MODEL_H_
 #define COMMANALYZER_COST_MODEL_H_
 
@@ -55,8 +58,10 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "commanalyzer/locations.h"
+#include "commanalyzer/messages.h"
 #include "commanalyzer/partitioner.h"
 #include "commanalyzer/recomputation.h"
+#include "commanalyzer/time_model.h"
 #include "commanalyzer/types.h"
 #include "commanalyzer/value_graph.h"
 
@@ -74,9 +79,14 @@ struct CommEstimate {
   std::uint64_t allreduces = 0;        // ... as Allreduce
   std::uint64_t collective_calls = 0;  // distinct (kind, iteration)
   std::vector<std::uint64_t> phase_bytes;  // per iteration (last: after the last mark)
+  std::vector<std::uint64_t> phase_work;   // per iteration: value instances the busiest process computes
   std::size_t iterations = 0;
   std::size_t singleton_vertices = 0;
-  double seconds = 0;  // alpha-beta time of the busiest process
+  // Every message and collective call (messages.h), and their predicted
+  // time (time_model.h): per iteration and in all.
+  MessageTrace trace;
+  std::vector<double> phase_seconds;
+  double seconds = 0;
   // Ownership by location (distribution.h): the distribution kept, every
   // candidate's total bytes, and the kept owner map as runs of elements.
   std::string distribution;
@@ -102,12 +112,6 @@ struct CommEstimate {
   }
 };
 
-// Hockney model for the time figure: a message of m bytes costs alpha + m*beta.
-struct NetworkModel {
-  double alpha_seconds = 1e-6;
-  double seconds_per_byte = 1e-10;  // 10 GB/s
-};
-
 template <class C, class ProfileT>
 concept CostModel = requires(const C& model, const ProfileT& profile, const ValueGraph& graph,
                              const std::vector<ProcId>& owner, int procs) {
@@ -115,7 +119,7 @@ concept CostModel = requires(const C& model, const ProfileT& profile, const Valu
 };
 
 struct LogicalVolumeCostModel {
-  NetworkModel network;
+  HockneyModel network;
   bool combine_partial_updates = true;
   bool recompute_when_cheaper = true;
   bool exchange_partials = true;
@@ -154,7 +158,6 @@ struct LogicalVolumeCostModel {
   }
 
  private:
-  enum class Kind : std::uint8_t { kBroadcast, kAllreduce };
   // Contributors of a singleton instance: none, exactly one process, many.
   static constexpr ProcId kNone = -1;
   static constexpr ProcId kMany = -2;
@@ -169,16 +172,20 @@ struct LogicalVolumeCostModel {
   struct Run {
     Run(const ProfileT& profile_in, const ValueGraph& graph_in, const std::vector<ProcId>& owner_in, int procs,
         bool combine_partials)
-        : profile(profile_in), graph(graph_in), owner(owner_in), n(procs), combine_partial_updates(combine_partials) {
+        : profile(profile_in),
+          graph(graph_in),
+          owner(owner_in),
+          n(procs),
+          combine_partial_updates(combine_partials),
+          log(procs, profile_in.phase_count()) {
       result.procs = procs;
       result.matrix.assign(static_cast<std::size_t>(n) * n, 0);
       result.messages_matrix.assign(static_cast<std::size_t>(n) * n, 0);
       result.phase_bytes.assign(profile.phase_count(), 0);
+      result.phase_work.assign(profile.phase_count(), 0);
+      work.assign(n, 0);
       result.iterations = profile.iterations();
-      last_collective_phase[0] = last_collective_phase[1] = 0;
       for (ProcId p : owner) result.singleton_vertices += p == kReplicated;
-      sent_bytes.assign(n, 0);
-      sent_messages.assign(n, 0);
     }
 
     ProcId owner_of(ValueId v) const { return owner[graph.local(profile.values.vertex(v))]; }
@@ -196,15 +203,30 @@ struct LogicalVolumeCostModel {
       for (std::size_t x = 0; x < owner.size(); ++x) among_own[x] &= owner[x] != kReplicated;
       profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) { flow(v, sources); });
       publish_pending(current_phase);  // what the last iteration left unreduced
+      close_work(current_phase);
+    }
+
+    // The values the busiest process computes in `phase` (every process
+    // computes the replicated ones).
+    void close_work(std::size_t phase) {
+      result.phase_work[phase] = replicated_work + *std::max_element(work.begin(), work.end());
+      std::fill(work.begin(), work.end(), 0);
+      replicated_work = 0;
     }
 
     void flow(ValueId v, std::span<const ValueId> sources) {
       const std::size_t phase = profile.phase_of(v);
       if (phase != current_phase) {
         publish_pending(current_phase);
+        close_work(current_phase);
         current_phase = phase;
       }
       const ValueGraph::Vertex x = graph.local(profile.values.vertex(v));
+      if (owner[x] == kReplicated) {
+        ++replicated_work;
+      } else {
+        ++work[owner[x]];
+      }
       if (among_own[x]) return;  // (sharers are tracked after the run: replay_sharers)
       const ProcId q = owner[x];
       if (q == kReplicated) {
@@ -385,11 +407,9 @@ struct LogicalVolumeCostModel {
       result.matrix[cell] += bytes;
       result.p2p_bytes += bytes;
       result.phase_bytes[phase] += bytes;
-      sent_bytes[p] += bytes;
-      if (++sends_in_message[cell * result.phase_bytes.size() + phase] == 1) {
+      if (log.send(p, q, bytes, phase)) {
         ++result.messages_matrix[cell];
         ++result.p2p_messages;
-        ++sent_messages[p];
       }
     }
 
@@ -398,13 +418,9 @@ struct LogicalVolumeCostModel {
       result.matrix[cell] -= bytes;
       result.p2p_bytes -= bytes;
       result.phase_bytes[phase] -= bytes;
-      sent_bytes[p] -= bytes;
-      const auto message = sends_in_message.find(cell * result.phase_bytes.size() + phase);
-      if (--message->second == 0) {
-        sends_in_message.erase(message);
+      if (log.unsend(p, q, bytes, phase)) {
         --result.messages_matrix[cell];
         --result.p2p_messages;
-        --sent_messages[p];
       }
     }
 
@@ -421,9 +437,9 @@ struct LogicalVolumeCostModel {
       auto it = contributors.find(s);
       const ProcId c = it == contributors.end() ? kNone : it->second;
       if (c == kMany) {
-        collective(Kind::kAllreduce, s, phase);
+        collective(CollectiveKind::kAllreduce, 0, s, phase);
       } else if (c != kNone || profile.values.is_input(s)) {
-        collective(Kind::kBroadcast, s, phase);
+        collective(CollectiveKind::kBcast, c == kNone ? 0 : c, s, phase);  // an input: read by process 0
       }
     }
 
@@ -438,31 +454,23 @@ struct LogicalVolumeCostModel {
       pending.clear();
     }
 
-    void collective(Kind kind, ValueId s, std::size_t phase) {
+    void collective(CollectiveKind kind, ProcId root, ValueId s, std::size_t phase) {
       if (n == 1) return;
       const std::uint64_t m = profile.values.size_bytes(s);
-      const std::uint64_t factor = kind == Kind::kAllreduce ? 2 : 1;
-      const std::uint64_t bytes = factor * static_cast<std::uint64_t>(n - 1) * m;
-      (kind == Kind::kAllreduce ? result.allreduce_bytes : result.broadcast_bytes) += bytes;
-      ++(kind == Kind::kAllreduce ? result.allreduces : result.broadcasts);
+      const bool allreduce = kind == CollectiveKind::kAllreduce;
+      const std::uint64_t bytes = (allreduce ? 2 : 1) * static_cast<std::uint64_t>(n - 1) * m;
+      (allreduce ? result.allreduce_bytes : result.broadcast_bytes) += bytes;
+      ++(allreduce ? result.allreduces : result.broadcasts);
       result.phase_bytes[phase] += bytes;
-      std::size_t& last = last_collective_phase[kind == Kind::kAllreduce];
-      if (last != phase + 1) {
-        last = phase + 1;
-        ++result.collective_calls;
-      }
-      collective_seconds += static_cast<double>(factor) * std::ceil(std::log2(n)) * static_cast<double>(m);
+      if (log.collective(kind, root, m, phase)) ++result.collective_calls;
     }
 
-    CommEstimate finish(const NetworkModel& net) {
-      double busiest = 0;
-      for (int p = 0; p < n; ++p) {
-        busiest = std::max(busiest, static_cast<double>(sent_messages[p]) * net.alpha_seconds +
-                                        static_cast<double>(sent_bytes[p]) * net.seconds_per_byte);
-      }
-      const double rounds = std::ceil(std::log2(std::max(n, 1)));
-      result.seconds = busiest + static_cast<double>(result.collective_calls) * rounds * net.alpha_seconds +
-                       collective_seconds * net.seconds_per_byte;
+    template <TimeModel Net>
+    CommEstimate finish(const Net& net) {
+      result.trace = std::move(log).finish();
+      CommTime time = net.predict(result.trace);
+      result.phase_seconds = std::move(time.phase_seconds);
+      result.seconds = time.total_seconds;
       return std::move(result);
     }
 
@@ -485,10 +493,9 @@ struct LogicalVolumeCostModel {
     absl::flat_hash_map<std::pair<VertexId, std::size_t>, Sharers> sharers;  // (location, phase) tracked
     std::vector<std::uint8_t> sharer_chains;  // by vertex: has a tracked phase (empty: none)
     std::size_t current_phase = 0;
-    absl::flat_hash_map<std::uint64_t, std::uint32_t> sends_in_message;  // by cell * phases + phase
-    std::size_t last_collective_phase[2];
-    std::vector<std::uint64_t> sent_bytes, sent_messages;
-    double collective_seconds = 0;  // sum over collectives of rounds * bytes
+    MessageLog log;
+    std::vector<std::uint64_t> work;  // values each process computed in the current phase
+    std::uint64_t replicated_work = 0;
   };
 };
 

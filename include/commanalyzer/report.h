@@ -51,6 +51,9 @@ inline void print_table(std::ostream& out, const GraphSummary& graph, const std:
   out << absl::StrFormat("%6s %16s %16s %16s %10s %11s", "procs", "total bytes", "p2p bytes", "collective bytes",
                          "messages", "collectives");
   if (per_iteration) out << absl::StrFormat(" %16s", "bytes/iteration");
+  // Predicted communication time (time_model.h), microseconds.
+  out << absl::StrFormat(" %12s", "time (us)");
+  if (per_iteration) out << absl::StrFormat(" %13s", "us/iteration");
   const bool by_location = !estimates.empty() && !estimates.front().distribution.empty();
   out << absl::StrFormat("  %-10s", "total");
   if (by_location) out << "  distribution (candidates' total bytes)";
@@ -59,6 +62,8 @@ inline void print_table(std::ostream& out, const GraphSummary& graph, const std:
     out << absl::StrFormat("%6d %16d %16d %16d %10d %11d", e.procs, e.total_bytes(), e.p2p_bytes, e.collective_bytes(),
                            e.messages(), e.broadcasts + e.allreduces);
     if (per_iteration) out << absl::StrFormat(" %16.0f", e.per_iteration_bytes());
+    out << absl::StrFormat(" %12.2f", e.seconds * 1e6);
+    if (per_iteration) out << absl::StrFormat(" %13.3f", e.seconds * 1e6 / static_cast<double>(e.iterations));
     out << absl::StrFormat("  %-10s", human_bytes(static_cast<double>(e.total_bytes())));
     if (by_location) {
       out << "  " << e.distribution;
@@ -103,6 +108,10 @@ inline void write_json(std::ostream& out, const GraphSummary& graph, const std::
     report_internal::matrix_json(out, e.messages_matrix, e.procs);
     out << ", \"phase_bytes\": [";
     for (std::size_t p = 0; p < e.phase_bytes.size(); ++p) out << (p ? "," : "") << e.phase_bytes[p];
+    out << "], \"phase_seconds\": [";
+    for (std::size_t p = 0; p < e.phase_seconds.size(); ++p) {
+      out << (p ? "," : "") << absl::StrFormat("%.9g", e.phase_seconds[p]);
+    }
     out << "]";
     if (!e.distribution.empty()) {
       out << ", \"distribution\": \"" << e.distribution << "\", \"candidates\": {";

@@ -1,0 +1,153 @@
+// Message records: the predicted communication as an MPI code would perform
+// it, one record per message, for any process count.
+//
+//   CommEstimate e = estimator.estimate(8);
+//   for (const Message& m : e.trace.messages)        // (iteration, from, to, bytes)
+//     ...;
+//   for (const CollectiveCall& c : e.trace.collectives)  // (kind, iteration, root, bytes per rank)
+//     ...;
+//   e.trace.byte_matrix() == e.matrix;                // exactly
+//
+// A point-to-point message is everything one process sends another in one
+// iteration (phase): an MPI code packs a halo into one buffer per
+// neighbour and step, it does not send value by value. A collective call is
+// every instance of one kind published in one iteration (one MPI_Allreduce
+// of a small array, not one call per scalar); its bytes are one rank's
+// block m, and its logical volume follows DESIGN.md (Bcast (N-1)m,
+// Allreduce 2(N-1)m).
+//
+// MessageLog is what the cost model writes while it counts: sends can be
+// taken back (recomputation withdraws them), so it keeps a per-message
+// tally until finish().
+#ifndef COMMANALYZER_MESSAGES_H_
+#define COMMANALYZER_MESSAGES_H_
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "commanalyzer/types.h"
+
+namespace commanalyzer {
+
+enum class CollectiveKind : std::uint8_t { kBcast, kAllreduce };
+
+inline std::string_view collective_name(CollectiveKind kind) {
+  return kind == CollectiveKind::kBcast ? "bcast" : "allreduce";
+}
+
+struct Message {
+  std::uint32_t iteration = 0;  // phase: the last one is after the last iteration mark
+  ProcId from = 0, to = 0;
+  std::uint64_t bytes = 0;
+  friend bool operator==(const Message&, const Message&) = default;
+};
+
+struct CollectiveCall {
+  CollectiveKind kind = CollectiveKind::kBcast;
+  std::uint32_t iteration = 0;
+  ProcId root = 0;          // Bcast: the process holding the call's first value; Allreduce: 0
+  std::uint64_t bytes = 0;  // m, one rank's block
+  std::uint64_t logical_bytes(int procs) const {
+    const std::uint64_t others = procs > 1 ? static_cast<std::uint64_t>(procs - 1) : 0;
+    return (kind == CollectiveKind::kAllreduce ? 2 : 1) * others * bytes;
+  }
+  friend bool operator==(const CollectiveCall&, const CollectiveCall&) = default;
+};
+
+// Records in order of (iteration, from, to) and (iteration, kind).
+struct MessageTrace {
+  int procs = 0;
+  std::size_t phases = 0;  // iterations + 1
+  std::vector<Message> messages;
+  std::vector<CollectiveCall> collectives;
+
+  std::vector<std::uint64_t> byte_matrix() const { return tally([](const Message& m) { return m.bytes; }); }
+  std::vector<std::uint64_t> message_matrix() const { return tally([](const Message&) { return std::uint64_t{1}; }); }
+  std::uint64_t collective_bytes() const {
+    std::uint64_t sum = 0;
+    for (const CollectiveCall& c : collectives) sum += c.logical_bytes(procs);
+    return sum;
+  }
+
+ private:
+  template <class F>
+  std::vector<std::uint64_t> tally(F value) const {
+    std::vector<std::uint64_t> m(static_cast<std::size_t>(procs) * procs, 0);
+    for (const Message& x : messages) m[static_cast<std::size_t>(x.from) * procs + x.to] += value(x);
+    return m;
+  }
+};
+
+class MessageLog {
+ public:
+  MessageLog(int procs, std::size_t phases) : n_(procs), phases_(phases) {}
+
+  // Returns true when this send opens a new message (the first to that
+  // receiver in that phase).
+  bool send(ProcId from, ProcId to, std::uint64_t bytes, std::size_t phase) {
+    Tally& t = p2p_[key(from, to, phase)];
+    t.bytes += bytes;
+    return ++t.sends == 1;
+  }
+  // Takes back one send; returns true when its message is now empty.
+  bool unsend(ProcId from, ProcId to, std::uint64_t bytes, std::size_t phase) {
+    const auto it = p2p_.find(key(from, to, phase));
+    it->second.bytes -= bytes;
+    if (--it->second.sends > 0) return false;
+    p2p_.erase(it);
+    return true;
+  }
+  // One published instance of m bytes; instances of one kind in one phase
+  // travel in one call. Returns true when this opens a new call.
+  bool collective(CollectiveKind kind, ProcId root, std::uint64_t m, std::size_t phase) {
+    for (auto it = collectives_.rbegin(); it != collectives_.rend() && it->iteration == phase; ++it) {
+      if (it->kind == kind) {
+        it->bytes += m;
+        return false;
+      }
+    }
+    collectives_.push_back({kind, static_cast<std::uint32_t>(phase), root, m});
+    return true;
+  }
+
+  MessageTrace finish() && {
+    MessageTrace trace{n_, phases_, {}, std::move(collectives_)};
+    trace.messages.reserve(p2p_.size());
+    const std::uint64_t cells = static_cast<std::uint64_t>(n_) * n_;
+    for (const auto& [k, t] : p2p_) {
+      const std::uint64_t cell = k % cells;
+      trace.messages.push_back({static_cast<std::uint32_t>(k / cells), static_cast<ProcId>(cell / n_),
+                                static_cast<ProcId>(cell % n_), t.bytes});
+    }
+    std::sort(trace.messages.begin(), trace.messages.end(), [](const Message& a, const Message& b) {
+      return std::tie(a.iteration, a.from, a.to) < std::tie(b.iteration, b.from, b.to);
+    });
+    std::stable_sort(trace.collectives.begin(), trace.collectives.end(), [](const auto& a, const auto& b) {
+      return std::tie(a.iteration, a.kind) < std::tie(b.iteration, b.kind);
+    });
+    return trace;
+  }
+
+ private:
+  struct Tally {
+    std::uint32_t sends = 0;
+    std::uint64_t bytes = 0;
+  };
+  std::uint64_t key(ProcId from, ProcId to, std::size_t phase) const {
+    return (static_cast<std::uint64_t>(phase) * n_ + from) * n_ + to;
+  }
+
+  int n_;
+  std::size_t phases_;
+  absl::flat_hash_map<std::uint64_t, Tally> p2p_;  // by (phase, from, to)
+  std::vector<CollectiveCall> collectives_;
+};
+
+}  // namespace commanalyzer
+
+#endif  // COMMANALYZER_MESSAGES_H_

@@ -1,0 +1,84 @@
+// Time model: predicted communication time of a message trace, per
+// iteration and in total.
+//
+//   HockneyModel net{.alpha_seconds = 1e-6, .seconds_per_byte = 1e-10};  // 1 us, 10 GB/s
+//   CommTime t = net.predict(estimate.trace);
+//   t.total_seconds; t.phase_seconds[k];
+//
+// Hockney (alpha-beta): a message of m bytes costs alpha + m * beta. Per
+// iteration, processes exchange concurrently and wait for each other (the
+// iteration's Waitall and collectives synchronise them), so an iteration
+// costs its busiest process's point-to-point time — the larger of what it
+// sends and what it receives, as a link is full duplex — plus its
+// collective calls: ceil(log2 N) rounds of alpha + m * beta for a
+// binomial-tree Bcast, twice that for an Allreduce (reduce, then
+// broadcast). The total is the sum over iterations. Message counts matter
+// as much as bytes: 30 small messages cost 30 alphas where one message of
+// the same bytes costs one (FACT, Zhai et al.).
+#ifndef COMMANALYZER_TIME_MODEL_H_
+#define COMMANALYZER_TIME_MODEL_H_
+
+#include <algorithm>
+#include <cmath>
+#include <concepts>
+#include <vector>
+
+#include "commanalyzer/messages.h"
+
+namespace commanalyzer {
+
+struct CommTime {
+  std::vector<double> phase_seconds;  // per iteration (last: after the last mark)
+  double total_seconds = 0;
+};
+
+template <class T>
+concept TimeModel = requires(const T& model, const MessageTrace& trace) {
+  { model.predict(trace) } -> std::same_as<CommTime>;
+};
+
+struct HockneyModel {
+  double alpha_seconds = 1e-6;      // latency per message
+  double seconds_per_byte = 1e-10;  // 1 / bandwidth: 10 GB/s
+
+  double message_seconds(std::uint64_t bytes) const {
+    return alpha_seconds + static_cast<double>(bytes) * seconds_per_byte;
+  }
+
+  double collective_seconds(const CollectiveCall& call, int procs) const {
+    if (procs < 2) return 0;
+    const double rounds = std::ceil(std::log2(static_cast<double>(procs)));
+    return (call.kind == CollectiveKind::kAllreduce ? 2 : 1) * rounds * message_seconds(call.bytes);
+  }
+
+  CommTime predict(const MessageTrace& trace) const {
+    CommTime time;
+    time.phase_seconds.assign(trace.phases, 0.0);
+    const auto n = static_cast<std::size_t>(std::max(trace.procs, 0));
+    std::vector<double> sending(n), receiving(n);
+    // Messages are sorted by iteration: one pass, one iteration at a time.
+    for (std::size_t i = 0; i < trace.messages.size();) {
+      const std::uint32_t phase = trace.messages[i].iteration;
+      std::fill(sending.begin(), sending.end(), 0.0);
+      std::fill(receiving.begin(), receiving.end(), 0.0);
+      for (; i < trace.messages.size() && trace.messages[i].iteration == phase; ++i) {
+        const Message& m = trace.messages[i];
+        const double t = message_seconds(m.bytes);
+        sending[m.from] += t;
+        receiving[m.to] += t;
+      }
+      time.phase_seconds[phase] += std::max(*std::max_element(sending.begin(), sending.end()),
+                                            *std::max_element(receiving.begin(), receiving.end()));
+    }
+    for (const CollectiveCall& c : trace.collectives) {
+      time.phase_seconds[c.iteration] += collective_seconds(c, trace.procs);
+    }
+    for (double s : time.phase_seconds) time.total_seconds += s;
+    return time;
+  }
+};
+static_assert(TimeModel<HockneyModel>);
+
+}  // namespace commanalyzer
+
+#endif  // COMMANALYZER_TIME_MODEL_H_

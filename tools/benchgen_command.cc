@@ -1,0 +1,63 @@
+#include "tools/benchgen_command.h"
+
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <system_error>
+
+#include "absl/flags/declare.h"
+#include "absl/flags/flag.h"
+#include "absl/strings/str_cat.h"
+#include "commanalyzer/benchgen.h"
+#include "tools/profile_estimate.h"
+
+ABSL_DECLARE_FLAG(std::string, out);  // commanalyzer.cc
+ABSL_FLAG(double, compute_ns, 0,
+          "benchgen: nanoseconds of computation per value instance: each iteration busy-waits this times the "
+          "values its busiest process computes, before its communication (0: communication only)");
+
+namespace commanalyzer::cli {
+
+int benchgen_command(const std::vector<char*>& positional) {
+  return run_command([&] {
+    if (positional.size() != 2) throw CommandError("benchgen: give exactly one profile file", 2);
+    const int procs = single_procs("benchgen");
+    const std::filesystem::path dir = absl::GetFlag(FLAGS_out);
+    if (dir.empty()) throw CommandError("benchgen: give --out DIR for bench.c and bench.h", 2);
+    if (std::filesystem::exists(dir) && !std::filesystem::is_directory(dir)) {
+      throw CommandError(absl::StrCat("benchgen: --out: '", dir.string(), "' exists and is not a directory"), 2);
+    }
+    const double compute_ns = absl::GetFlag(FLAGS_compute_ns);
+    if (!std::isfinite(compute_ns) || compute_ns < 0) {
+      throw CommandError(absl::StrCat("--compute_ns: ", compute_ns, " is not a time in nanoseconds (>= 0)"), 2);
+    }
+    const ProfileEstimate run = estimate_profile(positional[1], procs);
+    BenchmarkOptions options{positional[1], {}};
+    if (compute_ns > 0) {
+      for (std::uint64_t values : run.estimate.phase_work) {
+        options.compute_seconds.push_back(compute_ns * 1e-9 * static_cast<double>(values));
+      }
+    }
+    GeneratedBenchmark bench;
+    try {
+      bench = generate_benchmark(run.estimate.trace, options);
+    } catch (const std::invalid_argument& e) {
+      throw CommandError(absl::StrCat("benchgen: ", e.what()), 1);
+    }
+    std::filesystem::create_directories(dir);
+    write_atomically(dir / "bench.h", [&](std::ostream& o) { o << bench.header; });
+    write_atomically(dir / "bench.c", [&](std::ostream& o) { o << bench.source; });
+    const CommEstimate& e = run.estimate;
+    std::cout << "wrote " << (dir / "bench.c").string() << " and bench.h: " << procs << " processes, "
+              << e.iterations << " iterations, " << e.trace.messages.size() << " point-to-point messages ("
+              << e.p2p_bytes << " bytes), " << e.trace.collectives.size() << " collective calls ("
+              << e.collective_bytes() << " bytes, logical volume)\n"
+              << "build and run: mpicc " << (dir / "bench.c").string() << " -I" << dir.string()
+              << " -o bench && mpirun -np " << procs << " ./bench\n";
+    return 0;
+  });
+}
+
+}  // namespace commanalyzer::cli

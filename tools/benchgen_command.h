@@ -1,0 +1,16 @@
+// commanalyzer benchgen PROFILE --procs P --out DIR [--compute_ns T]:
+// DIR/bench.c and DIR/bench.h, an MPI program that performs the predicted
+// communication for P processes (include/commanalyzer/benchgen.h).
+#ifndef COMMANALYZER_TOOLS_BENCHGEN_COMMAND_H_
+#define COMMANALYZER_TOOLS_BENCHGEN_COMMAND_H_
+
+#include <vector>
+
+namespace commanalyzer::cli {
+
+// positional: the subcommand's arguments after flag parsing, [0] = program.
+int benchgen_command(const std::vector<char*>& positional);
+
+}  // namespace commanalyzer::cli
+
+#endif  // COMMANALYZER_TOOLS_BENCHGEN_COMMAND_H_
