@@ -57,6 +57,7 @@
 #include "commanalyzer/locations.h"
 #include "commanalyzer/partitioner.h"
 #include "commanalyzer/recomputation.h"
+#include "commanalyzer/site_attribution.h"
 #include "commanalyzer/types.h"
 #include "commanalyzer/value_graph.h"
 
@@ -85,6 +86,9 @@ struct CommEstimate {
   // Grid shapes of arrays (array id, dimensions) where the distribution
   // knows one: the owner map can be drawn.
   std::vector<std::pair<std::uint32_t, std::vector<std::uint64_t>>> array_shapes;
+  // Where the traffic is consumed in the source (site_attribution.h),
+  // largest first.
+  std::vector<SiteTraffic> sites;
 
   std::uint64_t collective_bytes() const { return broadcast_bytes + allreduce_bytes; }
   std::uint64_t total_bytes() const { return p2p_bytes + collective_bytes(); }
@@ -169,7 +173,12 @@ struct LogicalVolumeCostModel {
   struct Run {
     Run(const ProfileT& profile_in, const ValueGraph& graph_in, const std::vector<ProcId>& owner_in, int procs,
         bool combine_partials)
-        : profile(profile_in), graph(graph_in), owner(owner_in), n(procs), combine_partial_updates(combine_partials) {
+        : profile(profile_in),
+          graph(graph_in),
+          owner(owner_in),
+          n(procs),
+          combine_partial_updates(combine_partials),
+          where(procs, profile_in.phase_count()) {
       result.procs = procs;
       result.matrix.assign(static_cast<std::size_t>(n) * n, 0);
       result.messages_matrix.assign(static_cast<std::size_t>(n) * n, 0);
@@ -199,6 +208,7 @@ struct LogicalVolumeCostModel {
     }
 
     void flow(ValueId v, std::span<const ValueId> sources) {
+      consumer = v;
       const std::size_t phase = profile.phase_of(v);
       if (phase != current_phase) {
         publish_pending(current_phase);
@@ -239,7 +249,7 @@ struct LogicalVolumeCostModel {
         }
         if (!delivered.insert(key(s, q)).second) continue;
         if (log_sends) send_log.emplace_back(key(s, q), v);
-        send(p, q, profile.values.size_bytes(s), phase);
+        send(p, q, profile.values.size_bytes(s), phase, s);
       }
     }
 
@@ -264,7 +274,8 @@ struct LogicalVolumeCostModel {
       for (const auto& [k, first_use] : send_log) {
         if (!keys.contains(k)) continue;
         const auto s = static_cast<ValueId>(k / n);
-        unsend(owner_of(s), static_cast<ProcId>(k % n), profile.values.size_bytes(s), profile.phase_of(first_use));
+        consumer = first_use;
+        unsend(owner_of(s), static_cast<ProcId>(k % n), profile.values.size_bytes(s), profile.phase_of(first_use), s);
       }
     }
 
@@ -334,7 +345,7 @@ struct LogicalVolumeCostModel {
         for (ValueId s : sources) {
           if (owner_of(s) == kReplicated && profile.values.vertex(s) != chain) publish(s, phase);
         }
-        if (!under_way) send(contributor, q, partial_bytes, phase);
+        if (!under_way) send(contributor, q, partial_bytes, phase, v);
       }
       if (tracks_sharers(v)) add_sharer(chain, phase, v, contributor);
       return true;
@@ -374,13 +385,17 @@ struct LogicalVolumeCostModel {
       const std::vector<ProcId>& procs = it->second.procs;
       if (std::find(procs.begin(), procs.end(), q) == procs.end()) return false;
       if (!delivered.insert(key(v, q)).second) return true;
+      consumer = v;
       for (ProcId p : procs) {
-        if (p != q) send(p, q, profile.values.size_bytes(v), phase);
+        if (p != q) send(p, q, profile.values.size_bytes(v), phase, v);
       }
       return true;
     }
 
-    void send(ProcId p, ProcId q, std::uint64_t bytes, std::size_t phase) {
+    // `what`: the value sent (its array names the exchange), consumed at
+    // the site of `consumer`.
+    void send(ProcId p, ProcId q, std::uint64_t bytes, std::size_t phase, ValueId what) {
+      where.send(profile.site_of(consumer), p, q, phase, bytes, array_of(what));
       const std::size_t cell = static_cast<std::size_t>(p) * n + q;
       result.matrix[cell] += bytes;
       result.p2p_bytes += bytes;
@@ -393,7 +408,8 @@ struct LogicalVolumeCostModel {
       }
     }
 
-    void unsend(ProcId p, ProcId q, std::uint64_t bytes, std::size_t phase) {
+    void unsend(ProcId p, ProcId q, std::uint64_t bytes, std::size_t phase, ValueId what) {
+      where.unsend(profile.site_of(consumer), p, q, phase, bytes, array_of(what));
       const std::size_t cell = static_cast<std::size_t>(p) * n + q;
       result.matrix[cell] -= bytes;
       result.p2p_bytes -= bytes;
@@ -412,7 +428,8 @@ struct LogicalVolumeCostModel {
     // recomputes later values from it (see recomputation.h).
     void receive_early(ValueId s, ProcId q) {
       if (!delivered.insert(key(s, q)).second) return;
-      send(owner_of(s), q, profile.values.size_bytes(s), profile.phase_of(s));
+      consumer = s;
+      send(owner_of(s), q, profile.values.size_bytes(s), profile.phase_of(s), s);
     }
 
     void publish(ValueId s, std::size_t phase) {
@@ -444,6 +461,8 @@ struct LogicalVolumeCostModel {
       const std::uint64_t factor = kind == Kind::kAllreduce ? 2 : 1;
       const std::uint64_t bytes = factor * static_cast<std::uint64_t>(n - 1) * m;
       (kind == Kind::kAllreduce ? result.allreduce_bytes : result.broadcast_bytes) += bytes;
+      // A reduction is where its value is computed; an input's broadcast where it is used.
+      where.collective(profile.site_of(profile.values.is_input(s) ? consumer : s), kind == Kind::kAllreduce, bytes);
       ++(kind == Kind::kAllreduce ? result.allreduces : result.broadcasts);
       result.phase_bytes[phase] += bytes;
       std::size_t& last = last_collective_phase[kind == Kind::kAllreduce];
@@ -463,6 +482,7 @@ struct LogicalVolumeCostModel {
       const double rounds = std::ceil(std::log2(std::max(n, 1)));
       result.seconds = busiest + static_cast<double>(result.collective_calls) * rounds * net.alpha_seconds +
                        collective_seconds * net.seconds_per_byte;
+      result.sites = where.finish(profile);
       return std::move(result);
     }
 
@@ -489,6 +509,12 @@ struct LogicalVolumeCostModel {
     std::size_t last_collective_phase[2];
     std::vector<std::uint64_t> sent_bytes, sent_messages;
     double collective_seconds = 0;  // sum over collectives of rounds * bytes
+    SiteAttribution where;
+    ValueId consumer = 0;  // the value whose computation the current sends serve
+
+    std::uint32_t array_of(ValueId v) const {
+      return v == kNoValue ? 0 : profile.vertex_group[profile.values.vertex(v)];
+    }
   };
 };
 
