@@ -121,7 +121,9 @@ one; --distribution FILE estimates your own map (docs/DISTRIBUTION.md).
 
 Columns: total bytes = point-to-point + collective bytes under the logical
 volume convention (Bcast (N-1)m, Allreduce 2(N-1)m); messages = one per
-(sender, receiver, iteration) plus one per collective call.)";
+(sender, receiver, iteration) plus one per collective call. "where" (for the
+largest count) names the source line consuming each exchange and the loop
+sweeping it, per iteration; --json lists every site.)";
 
 class UsageError : public std::runtime_error {
  public:

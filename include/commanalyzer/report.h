@@ -71,7 +71,8 @@ inline void print_where(std::ostream& out, const CommEstimate& e, std::size_t ma
     const SiteTraffic& t = e.sites[k];
     if (t.p2p_bytes > 0) {
       std::string arrays;
-      for (std::uint32_t a : t.arrays) arrays += absl::StrCat(arrays.empty() ? " array" : ",", " #", a);
+      for (std::uint32_t a : t.arrays) arrays += absl::StrCat(arrays.empty() ? "" : ",", " #", a);
+      if (!arrays.empty()) arrays = absl::StrCat(" values of array", t.arrays.size() == 1 ? "" : "s", arrays);
       const double messages = static_cast<double>(t.p2p_messages) / per;
       out << absl::StrFormat("  %s: exchange%s with up to %d neighbour%s, %.0f B in %s message%s\n",
                              report_internal::site_place(t, false), arrays, t.partners, t.partners == 1 ? "" : "s",
