@@ -55,6 +55,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -63,6 +65,7 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Analysis/GlobalsModRef.h"
 #include "llvm/IR/CFG.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
@@ -369,7 +372,7 @@ struct Runtime {
                                    NoUnwind);
     };
     Load = fn("__ca_load", I64, {Ptr, I32});
-    Store = fn("__ca_store", I64, {Ptr, I32, I64});
+    Store = fn("__ca_store", I64, {Ptr, I32, I64, I32});
     Clear = fn("__ca_clear", Void, {Ptr, I64});
     MemCpy = fn("__ca_memcpy", Void, {Ptr, Ptr, I64});
     MemSet = fn("__ca_memset", Void, {Ptr, I64});
@@ -436,10 +439,160 @@ struct Runtime {
   }
 };
 
+// Source sites (runtime_abi.h, __ca_sites): where the stores, branch
+// decisions and loop results the hooks report are in the source, so the
+// estimate can say which statement consumes communicated values and which
+// loop sweeps it. Locations come from debug info (the instrumented build
+// adds -gline-tables-only); without it a site is 0, unknown.
+struct SiteLoc {
+  std::string File;
+  uint32_t Line = 0, LoopLine = 0;
+};
+
+class SiteTable {
+public:
+  // The id of a store site: a hash of its location, the same in every
+  // module (0 if unknown).
+  uint32_t storeSite(const Instruction &I) {
+    auto It = Locs.find(&I);
+    if (It == Locs.end())
+      return 0;
+    const SiteLoc &L = It->second;
+    uint32_t Id = static_cast<uint32_t>(
+        xxHash64((L.File + ":" + std::to_string(L.Line) + ":" + std::to_string(L.LoopLine))));
+    Id = Id ? Id : 1;
+    add(Id, I);
+    return Id;
+  }
+  // A site whose id the pass chose otherwise (__ca_use, __ca_value).
+  void add(uint32_t Id, const Instruction &I) {
+    auto It = Locs.find(&I);
+    if (Id != 0 && It != Locs.end() && Ids.insert(Id).second)
+      Entries.push_back({Id, It->second});
+  }
+
+  // Locations of a function's sites, read before instrumenting (the loop
+  // structure is the program's, before inline paths split its blocks).
+  void locate(Function &F, LoopInfo &LI, const SmallPtrSetImpl<PHINode *> &LoopResults) {
+    Locs.clear();
+    Marks.clear();
+    for (BasicBlock &BB : F)
+      for (Instruction &I : BB) {
+        const Instruction *At = &I;
+        if (auto *P = dyn_cast<PHINode>(&I)) {
+          if (!LoopResults.count(const_cast<PHINode *>(P)))
+            continue;
+          At = resultSource(*P, LI);
+        } else if (!isa<StoreInst>(I) && !isa<AtomicRMWInst>(I) &&
+                   !isa<AtomicCmpXchgInst>(I) && !isa<BranchInst>(I) && !isa<SwitchInst>(I)) {
+          continue;
+        }
+        if (!At)
+          continue;
+        const DILocation *D = At->getDebugLoc().get();
+        if (!D || D->getLine() == 0)
+          continue;
+        const Loop *L = sweepLoop(LI.getLoopFor(At->getParent()));
+        uint32_t LoopLine = 0;
+        if (L)
+          if (const DebugLoc Start = L->getStartLoc())
+            LoopLine = Start.getLine();
+        Locs[&I] = {D->getFilename().str(), D->getLine(), LoopLine};
+      }
+  }
+
+  // __ca_sites(table, count) from a constructor after the runtime's.
+  void emit(Module &M) {
+    if (Entries.empty())
+      return;
+    LLVMContext &C = M.getContext();
+    Type *I32 = Type::getInt32Ty(C), *Ptr = PointerType::getUnqual(C);
+    StructType *SiteTy = StructType::get(C, {I32, I32, I32, Ptr});
+    StringMap<Constant *> Names;
+    SmallVector<Constant *, 64> Rows;
+    for (const auto &[Id, L] : Entries) {
+      Constant *&Name = Names[L.File];
+      if (!Name) {
+        Constant *Text = ConstantDataArray::getString(C, L.File);
+        Name = new GlobalVariable(M, Text->getType(), true, GlobalValue::PrivateLinkage, Text,
+                                  "__ca_site_file");
+      }
+      Rows.push_back(ConstantStruct::get(
+          SiteTy, {ConstantInt::get(I32, Id), ConstantInt::get(I32, L.Line),
+                   ConstantInt::get(I32, L.LoopLine), Name}));
+    }
+    ArrayType *TableTy = ArrayType::get(SiteTy, Rows.size());
+    auto *Table = new GlobalVariable(M, TableTy, true, GlobalValue::PrivateLinkage,
+                                     ConstantArray::get(TableTy, Rows), "__ca_site_table");
+    FunctionCallee Hook = M.getOrInsertFunction(
+        "__ca_sites", FunctionType::get(Type::getVoidTy(C), {Ptr, I32}, false));
+    Function *Ctor = Function::Create(FunctionType::get(Type::getVoidTy(C), false),
+                                      GlobalValue::InternalLinkage, "__ca_register_sites", M);
+    IRBuilder<> B(BasicBlock::Create(C, "", Ctor));
+    B.CreateCall(Hook, {Table, ConstantInt::get(I32, Rows.size())});
+    B.CreateRetVoid();
+    appendToGlobalCtors(M, Ctor, 102);
+  }
+
+private:
+  // The instruction inside the loop that computes a loop result (the
+  // accumulation `s += ...`), found through the phis that carry it out of
+  // the loop: the result's location.
+  static const Instruction *resultSource(PHINode &P, LoopInfo &LI) {
+    SmallPtrSet<const PHINode *, 8> Seen{&P};
+    SmallVector<const PHINode *, 8> Work{&P};
+    while (!Work.empty()) {
+      const PHINode *Phi = Work.pop_back_val();
+      for (const Value *In : Phi->incoming_values()) {
+        if (auto *Next = dyn_cast<PHINode>(In)) {
+          if (Seen.insert(Next).second)
+            Work.push_back(Next);
+        } else if (auto *I = dyn_cast<Instruction>(In)) {
+          const Loop *L = LI.getLoopFor(I->getParent());
+          if (I->getDebugLoc() && L && !L->contains(P.getParent()))
+            return I;
+        }
+      }
+    }
+    return nullptr;
+  }
+
+  // The loop a statement is swept by: the outermost loop around it below
+  // any loop that marks iterations (CA_ITERATION), so a stencil's site is
+  // the loop over the grid, not the time loop, nor the innermost loop.
+  const Loop *sweepLoop(const Loop *L) {
+    if (!L)
+      return nullptr;
+    while (L->getParentLoop() && !marksIterations(L->getParentLoop()))
+      L = L->getParentLoop();
+    return L;
+  }
+
+  bool marksIterations(const Loop *L) {
+    auto [It, Fresh] = Marks.try_emplace(L, false);
+    if (!Fresh)
+      return It->second;
+    for (BasicBlock *BB : L->blocks())
+      for (Instruction &I : *BB)
+        if (auto *CB = dyn_cast<CallBase>(&I))
+          if (Function *Callee = CB->getCalledFunction())
+            if (Callee->getName() == "__commanalyzer_iteration" ||
+                Callee->getName() == "commanalyzer_iteration")
+              return It->second = true;
+    return false;
+  }
+
+  DenseMap<const Instruction *, SiteLoc> Locs;
+  DenseMap<const Loop *, bool> Marks;
+  DenseSet<uint32_t> Ids;
+  SmallVector<std::pair<uint32_t, SiteLoc>, 64> Entries;
+};
+
 class FunctionInstrumenter {
 public:
-  FunctionInstrumenter(Function &F, Runtime &RT, const SmallPtrSetImpl<PHINode *> &LoopResults)
-      : F(F), RT(RT), DL(F.getParent()->getDataLayout()), LoopResults(LoopResults) {}
+  FunctionInstrumenter(Function &F, Runtime &RT, const SmallPtrSetImpl<PHINode *> &LoopResults,
+                       SiteTable &Sites)
+      : F(F), RT(RT), DL(F.getParent()->getDataLayout()), LoopResults(LoopResults), Sites(Sites) {}
 
   void run() {
     // Reverse post order: every non-phi operand is visited before its use.
@@ -499,6 +652,7 @@ private:
   SmallVector<std::pair<PHINode *, PHINode *>, 16> PendingPhis;
   const SmallPtrSetImpl<PHINode *> &LoopResults;
   DenseMap<PHINode *, Value *> LoopResultLabels;
+  SiteTable &Sites;
 
   // Store-to-use forwarding (DESIGN.md, "Optimizer independence"): once a
   // computed register value has been stored, the uses of that register the
@@ -1231,6 +1385,7 @@ private:
       IRBuilder<> B(&*Orig->getParent()->getFirstInsertionPt());
       const uint32_t Site = static_cast<uint32_t>(xxHash64(F.getName())) ^
                             (static_cast<uint32_t>(LoopResultLabels.size()) * 0x85EBCA77u);
+      Sites.add(Site, *Orig);
       It->second = B.CreateCall(RT.LoopResult, {Label, B.getInt32(Site)});
     }
     return It->second;
@@ -1346,12 +1501,13 @@ private:
   }
 
   // Returns the label __ca_store gave for the last piece.
-  Value *emitStoreHook(IRBuilder<> &B, Value *Addr, uint64_t Size, Value *L) {
+  // Site: the store's source site (SiteTable), 0 if unknown.
+  Value *emitStoreHook(IRBuilder<> &B, Value *Addr, uint64_t Size, Value *L, uint32_t Site) {
     Value *Stored = L;
     for (uint64_t Off = 0; Off < Size; Off += kMaxAccess) {
       Value *P = offset(B, Addr, Off);
       Stored = B.CreateCall(RT.Store,
-                            {P, B.getInt32(std::min(kMaxAccess, Size - Off)), L});
+                            {P, B.getInt32(std::min(kMaxAccess, Size - Off)), L, B.getInt32(Site)});
     }
     return Stored;
   }
@@ -1388,6 +1544,7 @@ private:
     if (isZero(L))
       return;
     IRBuilder<> B(&I);
+    Sites.add(Site, I);
     B.CreateCall(RT.Use, {L, B.getInt32(Site)});
   }
 
@@ -1516,14 +1673,15 @@ private:
     if (!isDataType(T)) { // a pointer: kills what was there
       B.CreateCall(RT.Clear, {Addr, B.getInt64(Size)});
     } else if (!hasPointer(T)) {
-      Value *Stored = emitStoreHook(B, Addr, Size, shadowOf(V));
+      Value *Stored = emitStoreHook(B, Addr, Size, shadowOf(V), Sites.storeSite(SI));
       StoredLabels[&SI] = Stored;
     } else {
       Value *L = shadowOf(V);
+      const uint32_t Site = Sites.storeSite(SI);
       forEachLeaf(T, 0, [&](Type *Leaf, uint64_t Off) {
         uint64_t LeafSize = DL.getTypeStoreSize(Leaf).getFixedValue();
         if (isDataType(Leaf))
-          emitStoreHook(B, offset(B, Addr, Off), LeafSize, L);
+          emitStoreHook(B, offset(B, Addr, Off), LeafSize, L, Site);
         else
           B.CreateCall(RT.Clear, {offset(B, Addr, Off), B.getInt64(LeafSize)});
       });
@@ -1547,7 +1705,7 @@ private:
     Value *New = RMW.getOperation() == AtomicRMWInst::Xchg
                      ? shadowOf(V)
                      : emitComputeLabels(B, Old, shadowOf(V));
-    emitStoreHook(B, Addr, Size, New);
+    emitStoreHook(B, Addr, Size, New, Sites.storeSite(RMW));
   }
 
   Value *emitComputeLabels(IRBuilder<> &B, Value *LA, Value *LB) {
@@ -1575,7 +1733,7 @@ private:
     Shadows[&CX] = Old; // the {old, success} pair carries the old label
     IRBuilder<> A(CX.getNextNode());
     Value *Ok = A.CreateExtractValue(&CX, 1);
-    emitStoreHook(A, Addr, Size, A.CreateSelect(Ok, shadowOf(New), Old));
+    emitStoreHook(A, Addr, Size, A.CreateSelect(Ok, shadowOf(New), Old), Sites.storeSite(CX));
   }
 
   void visitCall(CallBase &CB) {
@@ -1775,10 +1933,13 @@ struct CommAnalyzerPass : PassInfoMixin<CommAnalyzerPass> {
         F->addFnAttr(Attribute::OptimizeNone);
     }
     Runtime RT(M);
+    SiteTable Sites;
     for (Function *F : Work) {
       SmallPtrSet<PHINode *, 16> LoopResults = loopResults(*F, FAM);
-      FunctionInstrumenter(*F, RT, LoopResults).run();
+      Sites.locate(*F, FAM.getResult<LoopAnalysis>(*F), LoopResults);
+      FunctionInstrumenter(*F, RT, LoopResults, Sites).run();
     }
+    Sites.emit(M);
     // Instrumented code reads and writes the protocol TLS variables, so a
     // function (or declaration that may be instrumented elsewhere) can no
     // longer be memory(none)/readonly; code generation must not move the

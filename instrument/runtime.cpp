@@ -476,7 +476,7 @@ ca_label __ca_load(const void* addr, uint32_t size) {
   return a.load(address(addr), size);
 }
 
-ca_label __ca_store(void* addr, uint32_t size, ca_label label) {
+ca_label __ca_store(void* addr, uint32_t size, ca_label label, uint32_t site) {
   InRuntime guard;
   RuntimeAnalyzer& a = analyzer();
   if (__builtin_expect(--g_stores_to_check == 0, 0)) check_memory();
@@ -484,7 +484,15 @@ ca_label __ca_store(void* addr, uint32_t size, ca_label label) {
     g_stack_temps.for_words(addr, size, [&](std::size_t k) { g_stack_temps.labels[k] = label; });
     return label;
   }
-  return a.store(address(addr), size, label);
+  return a.store(address(addr), size, label, site);
+}
+
+void __ca_sites(const ca_site* sites, uint32_t count) {
+  InRuntime guard;
+  RuntimeAnalyzer& a = analyzer();
+  for (uint32_t k = 0; k < count; ++k) {
+    a.site(sites[k].id, sites[k].file ? sites[k].file : "", sites[k].line, sites[k].loop_line);
+  }
 }
 
 void __ca_clear(void* addr, uint64_t size) {

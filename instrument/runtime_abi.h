@@ -52,7 +52,8 @@ ca_label __ca_load(const void* addr, uint32_t size);
 // A register whose computed value has been stored stands, from then on, for
 // the stored instance (DESIGN.md, "Optimizer independence"): the pass gives
 // the uses of that register the store's result, what a reload at -O0 gives.
-ca_label __ca_store(void* addr, uint32_t size, ca_label label);
+// `site`: the source site of the store (__ca_sites), 0 if unknown.
+ca_label __ca_store(void* addr, uint32_t size, ca_label label, uint32_t site);
 // A store of pointer-typed data: structure, not a value; kills what was there.
 void __ca_clear(void* addr, uint64_t size);
 // Locals still in memory (allocas): __ca_stack_temp announces a small one,
@@ -128,6 +129,18 @@ extern __thread ca_label __ca_arg_labels[CA_MAX_ARG_LABELS];
 extern __thread const void* __ca_arg_callee;
 extern __thread ca_label __ca_ret_label;
 extern __thread uint32_t __ca_ret_valid;
+
+// Source sites: where the statements that store computed values, decide
+// branches (__ca_use) and take loop results (__ca_value) are. Each module
+// registers its table from a constructor; ids are the ones passed to
+// those hooks (a hash of the location: the same line has one id in every
+// module). loop_line: the line of the loop the statement is swept by, 0
+// if none.
+typedef struct {
+  uint32_t id, line, loop_line;
+  const char* file;
+} ca_site;
+void __ca_sites(const ca_site* sites, uint32_t count);
 
 // Region of interest and iteration marks (include/commanalyzer/annotate.h).
 void __commanalyzer_region_begin(void);

@@ -292,7 +292,14 @@ static void fill(void* addr, uint64_t size, uint64_t id) {
     set_word(w, id);
 }
 
-ca_label __ca_store(void* addr, uint32_t size, ca_label label) {
+// Sites are not part of the trace format.
+void __ca_sites(const ca_site* sites, uint32_t count) {
+  (void)sites;
+  (void)count;
+}
+
+ca_label __ca_store(void* addr, uint32_t size, ca_label label, uint32_t site) {
+  (void)site;
   if (!size) return label;
   if (is_temp(addr)) {
     set_temp_labels(addr, size, label);
@@ -329,7 +336,7 @@ void __ca_memcpy(void* dst, const void* src, uint64_t size) {
       uintptr_t n = 1;  // into memory: one store per run of one label, <= 8 bytes
       while (!to_temp && w + n < s1 && n * WORD < 8 && (map_get(&temps, w + n) & ~TEMP) == l) n++;
       if (to_temp) map_set(&temps, d0 + (w - s0), TEMP | l);
-      else __ca_store((void*)((d0 + (w - s0)) * WORD), (uint32_t)(n * WORD), l);
+      else __ca_store((void*)((d0 + (w - s0)) * WORD), (uint32_t)(n * WORD), l, 0);
       w += n;
     }
     return;

@@ -271,6 +271,56 @@ TEST(ProfileIo, RejectsWhatIsNotAValidProfile) {
   EXPECT_EQ(error_of(good), "no error");
 }
 
+// A 1-D stencil whose sweep stores at site 7 and whose copy-back stores at
+// site 9: the sites survive the file, and the estimate attributes the halo
+// to the sweep, whose computation consumes it.
+TEST(ProfileIo, SitesRoundTripAndNameTheConsumer) {
+  Analyzer<> a;
+  constexpr Address u = 0x10000, unew = 0x20000;
+  a.allocation(u, 8 * 128);
+  a.allocation(unew, 8 * 128);
+  a.site(7, "stencil.c", 12, 10);
+  a.site(9, "stencil.c", 15, 14);
+  a.site(7, "elsewhere.c", 1, 0);  // the first registration counts
+  for (int i = 0; i < 128; ++i) a.store(u + 8 * i, 8, kComputedBit);
+  a.region_begin();
+  for (int t = 0; t < 3; ++t) {
+    for (int i = 1; i < 127; ++i) {
+      const Label l = a.join(a.join(a.load(u + 8 * (i - 1), 8), a.load(u + 8 * i, 8)), a.load(u + 8 * (i + 1), 8));
+      a.store(unew + 8 * i, 8, l, 7);
+    }
+    for (int i = 1; i < 127; ++i) a.store(u + 8 * i, 8, a.compute(a.load(unew + 8 * i, 8)), 9);
+    a.iteration();
+  }
+  a.region_end();
+  const auto original = a.take_profile();
+  ASSERT_EQ(original.sites.size(), 2u);
+  EXPECT_EQ(original.value_sites.size(), 6u);  // a run per loop and step
+  std::istringstream in(serialise(original, ProfileInfo{}));
+  const auto copy = read_profile(in);
+  ASSERT_EQ(copy.sites.size(), 2u);
+  EXPECT_EQ(copy.find_site(7)->file, "stencil.c");
+  EXPECT_EQ(copy.find_site(7)->line, 12u);
+  EXPECT_EQ(copy.find_site(9)->loop_line, 14u);
+  EXPECT_EQ(copy.find_site(8), nullptr);
+  ASSERT_EQ(copy.value_sites.size(), original.value_sites.size());
+  for (std::size_t k = 0; k < copy.value_sites.size(); ++k) {
+    EXPECT_EQ(copy.value_sites[k].first, original.value_sites[k].first);
+    EXPECT_EQ(copy.value_sites[k].site, original.value_sites[k].site);
+  }
+  const CommEstimate e = Estimator<LoadedProfile, DensityDistanceScorer, DistributionPortfolio>(
+                             copy, {}, DistributionPortfolio(true, false, false))
+                             .estimate(4);
+  ASSERT_GT(e.p2p_bytes, 0u);
+  ASSERT_EQ(e.sites.size(), 1u);
+  EXPECT_EQ(e.sites[0].line, 12u);
+  EXPECT_EQ(e.sites[0].loop_line, 10u);
+  EXPECT_EQ(e.sites[0].p2p_bytes, e.p2p_bytes);
+  EXPECT_EQ(e.sites[0].p2p_messages, e.p2p_messages);
+  EXPECT_EQ(e.sites[0].partners, 2);
+  EXPECT_EQ(e.sites[0].arrays, std::vector<std::uint32_t>{1});
+}
+
 TEST(Allocations, VerticesRememberTheirArray) {
   Analyzer<> a;
   a.allocation(0x10000, 4096);

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cerrno>
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -222,6 +223,11 @@ fs::path build_instrumented(const Toolchain& toolchain, const BuildRequest& requ
     // optimizer unrolls away has none. After the user's flags: clang lets
     // a later -O2/-O3 turn them back on.
     argv.insert(argv.end(), {"-fno-vectorize", "-fno-slp-vectorize", "-fno-unroll-loops"});
+    // Line tables name the source sites of the report's "where" section;
+    // they change no code.
+    if (std::find(request.compile_flags.begin(), request.compile_flags.end(), "-g0") != request.compile_flags.end()) {
+      argv.push_back("-gline-tables-only");
+    }
     argv.insert(argv.end(), {source.string(), "-o", object.string()});
     const int status = spawn_and_wait(argv, {}, "");
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {

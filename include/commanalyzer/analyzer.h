@@ -5,7 +5,8 @@
 //   Label l = a.load(addr, size);       // a value read from memory
 //   Label r = a.join(l1, l2);           // a computation on two operands
 //   Label c = a.compute(l);             // a computation on one operand
-//   a.store(addr, size, r);             // Algorithm 2: create or replicate
+//   a.store(addr, size, r, site);       // Algorithm 2: create or replicate
+//   a.site(id, "f.c", line, loop_line); // where site `id` is in the source
 //   a.copy(dst, src, size);             // memcpy: replicate
 //   a.fill(dst, size);                  // memset: new constant values
 //   a.use(l, site);                     // l decides a branch: consumed
@@ -24,6 +25,8 @@
 #include <concepts>
 #include <iterator>
 #include <map>
+#include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -118,7 +121,9 @@ class Analyzer {
   // Returns the leaf label of the instance the location now holds (the
   // replicated one, or the new one): what a reload would give; for a
   // constant, the constant's label.
-  Label store(Address addr, std::uint32_t size, Label label) {
+  // `site`: the source site storing (0: unknown); kept per value-flow
+  // chain, so the cost model can say where communicated values are used.
+  Label store(Address addr, std::uint32_t size, Label label, std::uint32_t site = 0) {
     ++stats_.stores;
     const auto [first, last] = words_of<kWordBytes>(addr, size);
     if (const ValueId copy = slicer_.leaf_value(label); copy != kNoValue) {
@@ -140,7 +145,10 @@ class Analyzer {
     const VertexId vertex =
         homed_here && coalescing_.coalesce(previous, sources_) ? profile_.values.vertex(previous) : kNoVertex;
     const ValueId v = new_value(addr, size, /*input=*/false, vertex);
-    if (counting_ && !sources_.empty()) profile_.flows.append(v, sources_);
+    if (counting_ && !sources_.empty()) {
+      profile_.flows.append(v, sources_);
+      profile_.note_site(v, site);
+    }
     assign_words(first, last, v);
     // A constant (no sources) stands for nothing stored: each store of it
     // makes a new constant value, as at -O0, where the constant is
@@ -159,7 +167,7 @@ class Analyzer {
   void use(Label label, std::uint32_t site) {
     if (!slicer_.is_compound(label)) return;
     ++stats_.uses;
-    store(kUseSiteBase + Address{8} * site, 8, label);
+    store(kUseSiteBase + Address{8} * site, 8, label, site);
   }
 
   // A loop's result (a reduction, a minimum, a carried value) leaving the
@@ -176,7 +184,7 @@ class Analyzer {
     slicer_.flatten(label, sources_);
     const auto n = static_cast<std::uint64_t>(sources_.size());
     if (n * n < profile_.values.count()) return label;
-    return store(kLoopResultBase + Address{8} * site, 8, label);
+    return store(kLoopResultBase + Address{8} * site, 8, label, site);
   }
 
   // A loop's result lives where it is first stored (C(i, j) = the row
@@ -256,6 +264,13 @@ class Analyzer {
     for (std::uint64_t w = first; w <= last; ++w) assign_word(w, kNoValue);
   }
 
+  // A source site of the program (the pass registers every site it passes
+  // to store, use and loop_result); the first registration of an id counts.
+  void site(std::uint32_t id, std::string file, std::uint32_t line, std::uint32_t loop_line) {
+    if (id == 0 || !site_ids_.insert(id).second) return;
+    profile_.sites.push_back({id, line, loop_line, std::move(file)});
+  }
+
   // Heap allocations: a vertex remembers which array its home lies in, so
   // the partitioner can spread every large array over all processes (SPMD).
   // Blocks under kMinTrackedAllocation bytes are not worth a map entry.
@@ -300,6 +315,7 @@ class Analyzer {
     if (!explicit_region_) {
       explicit_region_ = true;
       profile_.flows.clear();
+      profile_.value_sites.clear();
       profile_.iteration_marks.clear();
       for (auto& array : profile_.arrays) array.indexed_indirectly = false;  // the set-up's accesses do not count
     }
@@ -450,6 +466,7 @@ class Analyzer {
     std::uint32_t id;
   };
   std::map<Address, Block> allocations_;
+  std::set<std::uint32_t> site_ids_;
   std::uint32_t allocation_count_ = 0;
   std::vector<ValueId> sources_;
   std::vector<ValueId> copy_buffer_;

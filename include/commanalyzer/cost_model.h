@@ -61,6 +61,7 @@
 #include "commanalyzer/messages.h"
 #include "commanalyzer/partitioner.h"
 #include "commanalyzer/recomputation.h"
+#include "commanalyzer/site_attribution.h"
 #include "commanalyzer/time_model.h"
 #include "commanalyzer/types.h"
 #include "commanalyzer/value_graph.h"
@@ -95,6 +96,9 @@ struct CommEstimate {
   // Grid shapes of arrays (array id, dimensions) where the distribution
   // knows one: the owner map can be drawn.
   std::vector<std::pair<std::uint32_t, std::vector<std::uint64_t>>> array_shapes;
+  // Where the traffic is consumed in the source (site_attribution.h),
+  // largest first.
+  std::vector<SiteTraffic> sites;
 
   std::uint64_t collective_bytes() const { return broadcast_bytes + allreduce_bytes; }
   std::uint64_t total_bytes() const { return p2p_bytes + collective_bytes(); }
@@ -177,7 +181,8 @@ struct LogicalVolumeCostModel {
           owner(owner_in),
           n(procs),
           combine_partial_updates(combine_partials),
-          log(procs, profile_in.phase_count()) {
+          log(procs, profile_in.phase_count()),
+          where(procs, profile_in.phase_count()) {
       result.procs = procs;
       result.matrix.assign(static_cast<std::size_t>(n) * n, 0);
       result.messages_matrix.assign(static_cast<std::size_t>(n) * n, 0);
@@ -215,6 +220,7 @@ struct LogicalVolumeCostModel {
     }
 
     void flow(ValueId v, std::span<const ValueId> sources) {
+      consumer = v;
       const std::size_t phase = profile.phase_of(v);
       if (phase != current_phase) {
         publish_pending(current_phase);
@@ -261,7 +267,7 @@ struct LogicalVolumeCostModel {
         }
         if (!delivered.insert(key(s, q)).second) continue;
         if (log_sends) send_log.emplace_back(key(s, q), v);
-        send(p, q, profile.values.size_bytes(s), phase);
+        send(p, q, profile.values.size_bytes(s), phase, s);
       }
     }
 
@@ -286,7 +292,8 @@ struct LogicalVolumeCostModel {
       for (const auto& [k, first_use] : send_log) {
         if (!keys.contains(k)) continue;
         const auto s = static_cast<ValueId>(k / n);
-        unsend(owner_of(s), static_cast<ProcId>(k % n), profile.values.size_bytes(s), profile.phase_of(first_use));
+        consumer = first_use;
+        unsend(owner_of(s), static_cast<ProcId>(k % n), profile.values.size_bytes(s), profile.phase_of(first_use), s);
       }
     }
 
@@ -356,7 +363,7 @@ struct LogicalVolumeCostModel {
         for (ValueId s : sources) {
           if (owner_of(s) == kReplicated && profile.values.vertex(s) != chain) publish(s, phase);
         }
-        if (!under_way) send(contributor, q, partial_bytes, phase);
+        if (!under_way) send(contributor, q, partial_bytes, phase, v);
       }
       if (tracks_sharers(v)) add_sharer(chain, phase, v, contributor);
       return true;
@@ -396,13 +403,17 @@ struct LogicalVolumeCostModel {
       const std::vector<ProcId>& procs = it->second.procs;
       if (std::find(procs.begin(), procs.end(), q) == procs.end()) return false;
       if (!delivered.insert(key(v, q)).second) return true;
+      consumer = v;
       for (ProcId p : procs) {
-        if (p != q) send(p, q, profile.values.size_bytes(v), phase);
+        if (p != q) send(p, q, profile.values.size_bytes(v), phase, v);
       }
       return true;
     }
 
-    void send(ProcId p, ProcId q, std::uint64_t bytes, std::size_t phase) {
+    // `what`: the value sent (its array names the exchange), consumed at
+    // the site of `consumer`.
+    void send(ProcId p, ProcId q, std::uint64_t bytes, std::size_t phase, ValueId what) {
+      where.send(profile.site_of(consumer), p, q, phase, bytes, array_of(what));
       const std::size_t cell = static_cast<std::size_t>(p) * n + q;
       result.matrix[cell] += bytes;
       result.p2p_bytes += bytes;
@@ -413,7 +424,8 @@ struct LogicalVolumeCostModel {
       }
     }
 
-    void unsend(ProcId p, ProcId q, std::uint64_t bytes, std::size_t phase) {
+    void unsend(ProcId p, ProcId q, std::uint64_t bytes, std::size_t phase, ValueId what) {
+      where.unsend(profile.site_of(consumer), p, q, phase, bytes, array_of(what));
       const std::size_t cell = static_cast<std::size_t>(p) * n + q;
       result.matrix[cell] -= bytes;
       result.p2p_bytes -= bytes;
@@ -428,7 +440,8 @@ struct LogicalVolumeCostModel {
     // recomputes later values from it (see recomputation.h).
     void receive_early(ValueId s, ProcId q) {
       if (!delivered.insert(key(s, q)).second) return;
-      send(owner_of(s), q, profile.values.size_bytes(s), profile.phase_of(s));
+      consumer = s;
+      send(owner_of(s), q, profile.values.size_bytes(s), profile.phase_of(s), s);
     }
 
     void publish(ValueId s, std::size_t phase) {
@@ -460,6 +473,8 @@ struct LogicalVolumeCostModel {
       const bool allreduce = kind == CollectiveKind::kAllreduce;
       const std::uint64_t bytes = (allreduce ? 2 : 1) * static_cast<std::uint64_t>(n - 1) * m;
       (allreduce ? result.allreduce_bytes : result.broadcast_bytes) += bytes;
+      // A reduction is where its value is computed; an input's broadcast where it is used.
+      where.collective(profile.site_of(profile.values.is_input(s) ? consumer : s), allreduce, bytes);
       ++(allreduce ? result.allreduces : result.broadcasts);
       result.phase_bytes[phase] += bytes;
       if (log.collective(kind, root, m, phase)) ++result.collective_calls;
@@ -471,6 +486,7 @@ struct LogicalVolumeCostModel {
       CommTime time = net.predict(result.trace);
       result.phase_seconds = std::move(time.phase_seconds);
       result.seconds = time.total_seconds;
+      result.sites = where.finish(profile);
       return std::move(result);
     }
 
@@ -496,6 +512,12 @@ struct LogicalVolumeCostModel {
     MessageLog log;
     std::vector<std::uint64_t> work;  // values each process computed in the current phase
     std::uint64_t replicated_work = 0;
+    SiteAttribution where;
+    ValueId consumer = 0;  // the value whose computation the current sends serve
+
+    std::uint32_t array_of(ValueId v) const {
+      return v == kNoValue ? 0 : profile.vertex_group[profile.values.vertex(v)];
+    }
   };
 };
 

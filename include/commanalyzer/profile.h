@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <iterator>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "commanalyzer/big_array.h"
@@ -55,6 +57,42 @@ struct Profile {
     std::uint64_t from_offset = 0, to_offset = 0, bytes = 0;
   };
   std::vector<Move> moves;
+
+  // Source sites (instrument/pass.cpp): the statements that store computed
+  // values, decide branches or take a loop's result, with the loop the
+  // statement is swept by (the outermost loop around it below any loop
+  // that marks iterations). Ids are the pass's; 0 = no site known.
+  struct Site {
+    std::uint32_t id = 0;
+    std::uint32_t line = 0;
+    std::uint32_t loop_line = 0;  // 0: in no loop
+    std::string file;
+  };
+  std::vector<Site> sites;
+  // The site that created each value-flow chain's value, as runs: values
+  // from `first` on (to the next run) were created at `site`. A loop
+  // stores from one site, so a sweep is one run.
+  struct SiteRun {
+    ValueId first = 0;
+    std::uint32_t site = 0;
+  };
+  std::vector<SiteRun> value_sites;
+
+  void note_site(ValueId v, std::uint32_t site) {
+    if (value_sites.empty() || value_sites.back().site != site) value_sites.push_back({v, site});
+  }
+  // The site of a value that has a value-flow chain (0: none recorded).
+  std::uint32_t site_of(ValueId v) const {
+    auto it = std::upper_bound(value_sites.begin(), value_sites.end(), v,
+                               [](ValueId x, const SiteRun& run) { return x < run.first; });
+    return it == value_sites.begin() ? 0 : std::prev(it)->site;
+  }
+  const Site* find_site(std::uint32_t id) const {
+    for (const Site& s : sites) {
+      if (s.id == id) return &s;
+    }
+    return nullptr;
+  }
 
   std::size_t vertex_count() const { return vertex_home.size(); }
   std::size_t iterations() const { return iteration_marks.size(); }

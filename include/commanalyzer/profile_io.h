@@ -16,6 +16,9 @@
 //              (bit 0: freed; version 6, bit 1: indexed indirectly)
 //              u64 moves; per move u64 from u64 to u64 from_offset
 //              u64 to_offset u64 bytes
+//   version 7: u64 sites; per site u32 id u32 line u32 loop_line
+//              u64 length + bytes: file
+//              u64 site runs; per run u32 first value u32 site
 //   u64 flows; u64 sources; then
 //     version 4: u64 length + the chains as VarintFlowStore codes them
 //                (compressor.h: varint value delta, varint count, varint
@@ -25,7 +28,8 @@
 //     version 4: FNV-1a over the little-endian 64-bit words of the stream
 //                (the last one zero-padded), then over the byte length
 //     version 3: FNV-1a over the bytes
-// Writers write version 6; readers read 3 to 6.
+// Writers write version 7; readers read 3 to 7 (older profiles have no
+// sites: the estimate is the same, its "where" is empty).
 #ifndef COMMANALYZER_PROFILE_IO_H_
 #define COMMANALYZER_PROFILE_IO_H_
 
@@ -51,7 +55,7 @@
 namespace commanalyzer {
 
 inline constexpr char kProfileMagic[8] = {'C', 'A', 'P', 'R', 'O', 'F', 'I', 'L'};
-inline constexpr std::uint32_t kProfileVersion = 6;
+inline constexpr std::uint32_t kProfileVersion = 7;
 inline constexpr std::uint32_t kOldestReadableProfileVersion = 3;
 
 class ProfileError : public std::runtime_error {
@@ -399,6 +403,19 @@ void write_profile(std::ostream& out, const Profile<BasicCompactValueStore<Liven
       w.put<std::uint64_t>(x);
     }
   }
+  w.put<std::uint64_t>(profile.sites.size());
+  for (const auto& site : profile.sites) {
+    w.put<std::uint32_t>(site.id);
+    w.put<std::uint32_t>(site.line);
+    w.put<std::uint32_t>(site.loop_line);
+    w.put<std::uint64_t>(site.file.size());
+    w.bytes(site.file.data(), site.file.size());
+  }
+  w.put<std::uint64_t>(profile.value_sites.size());
+  for (const auto& run : profile.value_sites) {
+    w.put<std::uint32_t>(run.first);
+    w.put<std::uint32_t>(run.site);
+  }
 
   w.put<std::uint64_t>(profile.flows.flow_count());
   w.put<std::uint64_t>(profile.flows.source_count());
@@ -520,6 +537,30 @@ inline LoadedProfile read_profile(std::istream& in, ProfileInfo* info = nullptr)
       if (m.from == 0 || m.to == 0 || m.from > arrays || m.to > arrays) {
         throw ProfileError("corrupt profile: a move between arrays that do not exist");
       }
+    }
+  }
+  if (meta.version >= 7) {
+    const auto sites = r.get<std::uint64_t>();
+    if (sites > (std::uint64_t{1} << 24)) throw ProfileError("corrupt profile: impossible site count");
+    profile.sites.resize(sites);
+    for (auto& site : profile.sites) {
+      site.id = r.get<std::uint32_t>();
+      site.line = r.get<std::uint32_t>();
+      site.loop_line = r.get<std::uint32_t>();
+      const auto length = r.get<std::uint64_t>();
+      if (length > 4096) throw ProfileError("corrupt profile: site file name too long");
+      site.file.resize(length);
+      r.bytes(site.file.data(), length);
+    }
+    const auto runs = r.get<std::uint64_t>();
+    if (runs > value_count) throw ProfileError("corrupt profile: impossible site run count");
+    profile.value_sites.resize(runs);
+    ValueId previous = 0;
+    for (auto& run : profile.value_sites) {
+      run.first = r.get<std::uint32_t>();
+      run.site = r.get<std::uint32_t>();
+      if (run.first <= previous || run.first > value_count) throw ProfileError("corrupt profile: bad site run");
+      previous = run.first;
     }
   }
 

@@ -41,6 +41,60 @@ inline std::string human_bytes(double bytes) {
   return unit == 0 ? absl::StrFormat("%.0f %s", bytes, kUnits[unit]) : absl::StrFormat("%.2f %s", bytes, kUnits[unit]);
 }
 
+namespace report_internal {
+// 30 or 0.5: counts per iteration without a useless ".0".
+inline std::string count(double x) {
+  return x == static_cast<double>(static_cast<std::uint64_t>(x)) ? absl::StrFormat("%.0f", x) : absl::StrFormat("%.1f", x);
+}
+
+inline std::string base_name(const std::string& path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// "before the loop at f.c:45 (line 47)", "at f.c:47", or unknown.
+inline std::string site_place(const SiteTraffic& t, bool after) {
+  if (t.line == 0) return "at a source site without debug information";
+  const std::string file = base_name(t.file);
+  if (t.loop_line == 0) return absl::StrFormat("at %s:%d", file, t.line);
+  return absl::StrFormat("%s the loop at %s:%d (line %d)", after ? "after" : "before", file, t.loop_line, t.line);
+}
+}  // namespace report_internal
+
+// Where the largest estimate's traffic is consumed in the source, per
+// iteration when iterations are marked: one line per site, largest first.
+inline void print_where(std::ostream& out, const CommEstimate& e, std::size_t max_sites = 8) {
+  if (e.sites.empty() || (e.sites.size() == 1 && e.sites.front().site == 0)) return;
+  const double per = e.iterations > 0 ? static_cast<double>(e.iterations) : 1.0;
+  out << absl::StrFormat("\nwhere (%d processes%s):\n", e.procs, e.iterations > 0 ? ", per iteration" : "");
+  for (std::size_t k = 0; k < std::min(max_sites, e.sites.size()); ++k) {
+    const SiteTraffic& t = e.sites[k];
+    if (t.p2p_bytes > 0) {
+      std::string arrays;
+      for (std::uint32_t a : t.arrays) arrays += absl::StrCat(arrays.empty() ? "" : ",", " #", a);
+      if (!arrays.empty()) arrays = absl::StrCat(" values of array", t.arrays.size() == 1 ? "" : "s", arrays);
+      const double messages = static_cast<double>(t.p2p_messages) / per;
+      out << absl::StrFormat("  %s: exchange%s with up to %d neighbour%s, %.0f B in %s message%s\n",
+                             report_internal::site_place(t, false), arrays, t.partners, t.partners == 1 ? "" : "s",
+                             static_cast<double>(t.p2p_bytes) / per, report_internal::count(messages),
+                             messages == 1 ? "" : "s");
+    }
+    if (t.allreduces > 0) {
+      const double calls = static_cast<double>(t.allreduces) / per;
+      out << absl::StrFormat("  %s: allreduce, %.0f B in %s call%s\n", report_internal::site_place(t, true),
+                             static_cast<double>(t.allreduce_bytes) / per, report_internal::count(calls),
+                             calls == 1 ? "" : "s");
+    }
+    if (t.broadcasts > 0) {
+      const double calls = static_cast<double>(t.broadcasts) / per;
+      out << absl::StrFormat("  %s: broadcast, %.0f B in %s call%s\n", report_internal::site_place(t, false),
+                             static_cast<double>(t.broadcast_bytes) / per, report_internal::count(calls),
+                             calls == 1 ? "" : "s");
+    }
+  }
+  if (e.sites.size() > max_sites) out << absl::StrFormat("  ... %d more sites (--json lists all)\n", e.sites.size() - max_sites);
+}
+
 inline void print_table(std::ostream& out, const GraphSummary& graph, const std::vector<CommEstimate>& estimates) {
   out << absl::StrFormat("value instances %d, value-flow chains %d, graph %d vertices / %d edges, %d singleton%s",
                          graph.values, graph.flows, graph.vertices, graph.edges, graph.singletons,
@@ -77,9 +131,27 @@ inline void print_table(std::ostream& out, const GraphSummary& graph, const std:
     }
     out << "\n";
   }
+  if (!estimates.empty()) {
+    const auto largest = std::max_element(estimates.begin(), estimates.end(),
+                                          [](const CommEstimate& a, const CommEstimate& b) { return a.procs < b.procs; });
+    print_where(out, *largest);
+  }
 }
 
 namespace report_internal {
+inline std::string json_escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) {
+      out += absl::StrFormat("\\u%04x", static_cast<int>(c));
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
 inline void matrix_json(std::ostream& out, const std::vector<std::uint64_t>& m, int n) {
   out << "[";
   for (int i = 0; i < n; ++i) {
@@ -126,6 +198,21 @@ inline void write_json(std::ostream& out, const GraphSummary& graph, const std::
       }
       out << "]";
     }
+    // Where the traffic is consumed (site_attribution.h), largest first.
+    out << ", \"sites\": [";
+    for (std::size_t k = 0; k < e.sites.size(); ++k) {
+      const SiteTraffic& t = e.sites[k];
+      out << (k ? ",\n    " : "\n    ");
+      out << absl::StrFormat(
+          "{\"file\": \"%s\", \"line\": %d, \"loop_line\": %d, \"p2p_bytes\": %d, \"p2p_messages\": %d, "
+          "\"partners\": %d, \"allreduce_bytes\": %d, \"allreduces\": %d, \"broadcast_bytes\": %d, "
+          "\"broadcasts\": %d, \"arrays\": [",
+          report_internal::json_escape(t.file), t.line, t.loop_line, t.p2p_bytes, t.p2p_messages, t.partners,
+          t.allreduce_bytes, t.allreduces, t.broadcast_bytes, t.broadcasts);
+      for (std::size_t a = 0; a < t.arrays.size(); ++a) out << (a ? "," : "") << t.arrays[a];
+      out << "]}";
+    }
+    out << "]";
     out << "}";
   }
   out << absl::StrFormat(
