@@ -82,7 +82,7 @@ expect_error 2 "distribution names array 7, but the profile has 2 arrays" \
 printf 'array 1 0\n' > "$tmp/short.map"
 expect_error 2 "short.map:1: expected 'array ID FIRST LAST RANK'" \
   "$tool" estimate "$tmp/ok/build/program.profile" --procs 2 --distribution "$tmp/short.map"
-expect_error 2 "is not auto, block, cartesian, metis or a readable distribution file" \
+expect_error 2 "is not auto, block, cartesian, metis, hypergraph or a readable distribution file" \
   "$tool" estimate "$tmp/ok/build/program.profile" --distribution "$tmp/none.map"
 expect_error 2 "--ownership: 'both' is not location or value" "$tool" demo --ownership both
 # A bad map is found before the program is built and run.

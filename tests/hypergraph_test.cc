@@ -121,6 +121,8 @@ TEST(Hypergraph, ZoltanSplitsAGridIntoBalancedCompactParts) {
   for (std::size_t v = 0; v < scattered.size(); ++v) scattered[v] = static_cast<ProcId>(v * 7 % 4);
   EXPECT_LT(h.connectivity_cost(owner), 3 * 128u);
   EXPECT_LT(4 * h.connectivity_cost(owner), h.connectivity_cost(scattered));
+  // The same hypergraph, the same partition (PHG alone depends on addresses).
+  for (int run = 0; run < 3; ++run) EXPECT_EQ(SpawnedHypergraphPartitioner{zoltan_phg()}.partition(h, 4), owner);
 }
 
 TEST(Hypergraph, APartitionerThatCannotRunIsAnError) {

@@ -53,5 +53,6 @@ expect_error "--hosts: 3 names for 2 nodes" "$profile" --procs 4 --nodes 2 --cor
 expect_error "no-such.profile" "$tmp/no-such.profile" --procs 4 --nodes 2 --cores-per-node 2
 printf 'not a profile' > "$tmp/junk.profile"
 expect_error "not a CommAnalyzer profile" "$tmp/junk.profile" --procs 4 --nodes 2 --cores-per-node 2
-"$tool" help | grep -q "commanalyzer place PROFILE" || fail "help lacks place"
+help=$("$tool" help)
+grep -q "commanalyzer place PROFILE" <<< "$help" || fail "help lacks place"
 echo PASS
