@@ -3,6 +3,7 @@
 #include <iostream>
 #include <string>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -15,19 +16,22 @@ ABSL_FLAG(std::string, csv, "", "trace: write the message records to this CSV fi
 namespace commanalyzer::cli {
 
 void write_trace_csv(std::ostream& out, const MessageTrace& trace) {
-  out << "iteration,src,dst,bytes,kind\n";
+  out << "iteration,src,dst,bytes,kind,site\n";
+  const absl::flat_hash_map<std::uint32_t, std::string> site_name(trace.site_names.begin(), trace.site_names.end());
   std::size_t c = 0;
   auto collectives_until = [&](std::uint32_t iteration) {
     for (; c < trace.collectives.size() && trace.collectives[c].iteration <= iteration; ++c) {
       const CollectiveCall& call = trace.collectives[c];
       const ProcId src = call.kind == CollectiveKind::kBcast ? call.root : -1;
-      out << call.iteration << "," << src << ",-1," << call.bytes << "," << collective_name(call.kind) << "\n";
+      out << call.iteration << "," << src << ",-1," << call.bytes << "," << collective_name(call.kind) << ",\n";
     }
   };
   for (std::size_t i = 0; i < trace.messages.size(); ++i) {
     const Message& m = trace.messages[i];
     if (i > 0 && trace.messages[i - 1].iteration != m.iteration) collectives_until(trace.messages[i - 1].iteration);
-    out << m.iteration << "," << m.from << "," << m.to << "," << m.bytes << ",p2p\n";
+    const auto name = site_name.find(m.site);
+    out << m.iteration << "," << m.from << "," << m.to << "," << m.bytes << ",p2p,"
+        << (name == site_name.end() ? "" : name->second) << "\n";
   }
   collectives_until(static_cast<std::uint32_t>(-1));
 }

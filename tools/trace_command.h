@@ -13,9 +13,10 @@ namespace commanalyzer::cli {
 // positional: the subcommand's arguments after flag parsing, [0] = program.
 int trace_command(const std::vector<char*>& positional);
 
-// iteration,src,dst,bytes,kind — one row per point-to-point message
-// (kind p2p) and per collective call (kind bcast: src = root; allreduce:
-// src = -1; dst = -1, bytes = one rank's block), by iteration.
+// iteration,src,dst,bytes,kind,site — one row per point-to-point message
+// (kind p2p; site: the file:line consuming most of its bytes) and per
+// collective call (kind bcast: src = root; allreduce: src = -1; dst = -1,
+// bytes = one rank's block; no site), by iteration.
 void write_trace_csv(std::ostream& out, const MessageTrace& trace);
 
 }  // namespace commanalyzer::cli

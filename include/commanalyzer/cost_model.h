@@ -418,7 +418,7 @@ struct LogicalVolumeCostModel {
       result.matrix[cell] += bytes;
       result.p2p_bytes += bytes;
       result.phase_bytes[phase] += bytes;
-      if (log.send(p, q, bytes, phase)) {
+      if (log.send(p, q, bytes, phase, profile.site_of(consumer))) {
         ++result.messages_matrix[cell];
         ++result.p2p_messages;
       }
@@ -430,7 +430,7 @@ struct LogicalVolumeCostModel {
       result.matrix[cell] -= bytes;
       result.p2p_bytes -= bytes;
       result.phase_bytes[phase] -= bytes;
-      if (log.unsend(p, q, bytes, phase)) {
+      if (log.unsend(p, q, bytes, phase, profile.site_of(consumer))) {
         --result.messages_matrix[cell];
         --result.p2p_messages;
       }
@@ -483,6 +483,9 @@ struct LogicalVolumeCostModel {
     template <TimeModel Net>
     CommEstimate finish(const Net& net) {
       result.trace = std::move(log).finish();
+      for (const auto& site : profile.sites) {
+        result.trace.site_names.emplace_back(site.id, site.file + ":" + std::to_string(site.line));
+      }
       CommTime time = net.predict(result.trace);
       result.phase_seconds = std::move(time.phase_seconds);
       result.seconds = time.total_seconds;

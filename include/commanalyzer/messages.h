@@ -25,11 +25,14 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <tuple>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "commanalyzer/types.h"
 
 namespace commanalyzer {
@@ -44,6 +47,7 @@ struct Message {
   std::uint32_t iteration = 0;  // phase: the last one is after the last iteration mark
   ProcId from = 0, to = 0;
   std::uint64_t bytes = 0;
+  std::uint32_t site = 0;  // the source site consuming most of its bytes (Profile::Site; 0: unknown)
   friend bool operator==(const Message&, const Message&) = default;
 };
 
@@ -65,6 +69,7 @@ struct MessageTrace {
   std::size_t phases = 0;  // iterations + 1
   std::vector<Message> messages;
   std::vector<CollectiveCall> collectives;
+  std::vector<std::pair<std::uint32_t, std::string>> site_names;  // site -> "file:line", as the cost model knows them
 
   std::vector<std::uint64_t> byte_matrix() const { return tally([](const Message& m) { return m.bytes; }); }
   std::vector<std::uint64_t> message_matrix() const { return tally([](const Message&) { return std::uint64_t{1}; }); }
@@ -89,15 +94,17 @@ class MessageLog {
 
   // Returns true when this send opens a new message (the first to that
   // receiver in that phase).
-  bool send(ProcId from, ProcId to, std::uint64_t bytes, std::size_t phase) {
+  bool send(ProcId from, ProcId to, std::uint64_t bytes, std::size_t phase, std::uint32_t site = 0) {
     Tally& t = p2p_[key(from, to, phase)];
     t.bytes += bytes;
+    t.add(site, bytes);
     return ++t.sends == 1;
   }
   // Takes back one send; returns true when its message is now empty.
-  bool unsend(ProcId from, ProcId to, std::uint64_t bytes, std::size_t phase) {
+  bool unsend(ProcId from, ProcId to, std::uint64_t bytes, std::size_t phase, std::uint32_t site = 0) {
     const auto it = p2p_.find(key(from, to, phase));
     it->second.bytes -= bytes;
+    it->second.add(site, -bytes);
     if (--it->second.sends > 0) return false;
     p2p_.erase(it);
     return true;
@@ -122,7 +129,7 @@ class MessageLog {
     for (const auto& [k, t] : p2p_) {
       const std::uint64_t cell = k % cells;
       trace.messages.push_back({static_cast<std::uint32_t>(k / cells), static_cast<ProcId>(cell / n_),
-                                static_cast<ProcId>(cell % n_), t.bytes});
+                                static_cast<ProcId>(cell % n_), t.bytes, t.main_site()});
     }
     std::sort(trace.messages.begin(), trace.messages.end(), [](const Message& a, const Message& b) {
       return std::tie(a.iteration, a.from, a.to) < std::tie(b.iteration, b.from, b.to);
@@ -137,6 +144,24 @@ class MessageLog {
   struct Tally {
     std::uint32_t sends = 0;
     std::uint64_t bytes = 0;
+    absl::InlinedVector<std::pair<std::uint32_t, std::uint64_t>, 2> by_site;  // (site, bytes), modulo 2^64
+    void add(std::uint32_t site, std::uint64_t delta) {
+      for (auto& [s, b] : by_site) {
+        if (s == site) {
+          b += delta;
+          return;
+        }
+      }
+      by_site.emplace_back(site, delta);
+    }
+    std::uint32_t main_site() const {
+      std::uint32_t best = 0;
+      std::uint64_t most = 0;
+      for (const auto& [s, b] : by_site) {
+        if (b > most) best = s, most = b;
+      }
+      return best;
+    }
   };
   std::uint64_t key(ProcId from, ProcId to, std::size_t phase) const {
     return (static_cast<std::uint64_t>(phase) * n_ + from) * n_ + to;

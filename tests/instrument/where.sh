@@ -45,5 +45,11 @@ PY
     fail "report lacks the halo line: $out"
   grep -q "after the loop at where.c:$reduction_loop (line $reduction): allreduce" <<<"$out" ||
     fail "report lacks the reduction line: $out"
+  # The trace names the consuming line of every point-to-point message.
+  profile=$(sed -n 's/^profile kept at \([^ ]*\) .*/\1/p' <<<"$out")
+  "$tool" trace "$profile" --procs 4 --csv "$tmp/trace.csv" >/dev/null 2>&1 || fail "trace $opt"
+  sites=$(awk -F, '$5 == "p2p" { print $6 }' "$tmp/trace.csv" | sort -u)
+  [ "$sites" = "where.c:$gather" ] || [ "$(basename "${sites%%:*}"):${sites##*:}" = "where.c:$gather" ] ||
+    fail "trace sites of p2p messages: '$sites', want where.c:$gather"
 done
 echo PASS
