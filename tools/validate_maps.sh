@@ -13,8 +13,12 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${1:-}"
 [ -n "$out" ] && [ -f "$out/manifest.tsv" ] || { echo "validate_maps.sh: give a tools/validate.sh output directory" >&2; exit 2; }
-tool="$root/bazel-bin/tools/commanalyzer"
-[ -x "$tool" ] || (cd "$root" && bazel build -c opt //tools:commanalyzer >/dev/null 2>&1)
+# The tool validate.sh ran (it keeps a copy), else the workspace's.
+tool="$out/tool/commanalyzer"
+if [ ! -x "$tool" ]; then
+  tool="$root/bazel-bin/tools/commanalyzer"
+  (cd "$root" && bazel build -c opt //tools:commanalyzer >/dev/null 2>&1)
+fi
 maps="$out/maps"
 mkdir -p "$maps"
 
