@@ -35,11 +35,11 @@
 #include "commanalyzer/connectivity_partitioner.h"
 #include "commanalyzer/distribution.h"
 #include "commanalyzer/estimate.h"
-#include "commanalyzer/hypergraph.h"
 #include "commanalyzer/profile_io.h"
 #include "commanalyzer/report.h"
 #include "tools/benchgen_command.h"
 #include "tools/builtin_examples.h"
+#include "tools/estimate_flags.h"
 #include "tools/instrumented_build.h"
 #include "tools/limits.h"
 #include "tools/network_flags.h"
@@ -276,18 +276,11 @@ DistributionPortfolio portfolio_from_flags(std::size_t array_count) {
     portfolio.map = user_map();
     return portfolio;
   }
-  const std::string d = absl::GetFlag(FLAGS_distribution);
-  if (d != "auto") portfolio = {d == "block", d == "cartesian", d == "metis", std::nullopt};
-  if (d == "auto" || d == "hypergraph") {
-    const std::filesystem::path phg = find_hypergraph_partitioner();
-    if (phg.empty() && d == "hypergraph") throw UsageError("--distribution hypergraph: tools/zoltan_phg is not next to the tool");
-    if (!phg.empty()) {
-      portfolio.hypergraph = [phg](const LocationIndex& index, int procs) {
-        return SpawnedHypergraphPartitioner{phg}.partition(location_hypergraph(index), procs);
-      };
-    }
+  try {
+    return *named_portfolio(absl::GetFlag(FLAGS_distribution));  // a name: check_flags saw to it
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
   }
-  return portfolio;
 }
 
 std::vector<int> parse_procs(const std::string& text) {
@@ -428,13 +421,8 @@ template <class ProfileT, class PartitionerT>
 int report_with(const ProfileT& profile, const std::vector<int>& procs, PartitionerT partitioner) {
   const auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-  DensityDistanceScorer scorer;
-  scorer.degree_floor = absl::GetFlag(FLAGS_singleton_degree_floor);
-  LogicalVolumeCostModel cost;
-  cost.combine_partial_updates = absl::GetFlag(FLAGS_combine_partial_updates);
-  cost.recompute_when_cheaper = absl::GetFlag(FLAGS_recompute);
-  cost.exchange_partials = absl::GetFlag(FLAGS_exchange_partials);
-  cost.network = network_from_flags();
+  const DensityDistanceScorer scorer = scorer_from_flags();
+  const LogicalVolumeCostModel cost = cost_model_from_flags();
   const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   Estimator<ProfileT, DensityDistanceScorer, PartitionerT> estimator(profile, scorer, partitioner, cost, threads);
   GraphSummary summary{profile.values.count(), profile.flows.flow_count(), estimator.graph().vertex_count(),

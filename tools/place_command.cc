@@ -25,6 +25,7 @@
 #include "commanalyzer/profile_io.h"
 #include "commanalyzer/rankfile.h"
 #include "commanalyzer/report.h"
+#include "tools/estimate_flags.h"
 
 ABSL_FLAG(int, nodes, 0, "place: number of nodes");
 ABSL_FLAG(int, cores_per_node, 0, "place: cores (MPI slots) per node");
@@ -36,10 +37,6 @@ ABSL_FLAG(std::string, hosts, "", "place: comma-separated host names of the node
 ABSL_DECLARE_FLAG(std::string, procs);
 ABSL_DECLARE_FLAG(std::string, ownership);
 ABSL_DECLARE_FLAG(std::string, distribution);
-ABSL_DECLARE_FLAG(bool, singleton_degree_floor);
-ABSL_DECLARE_FLAG(bool, combine_partial_updates);
-ABSL_DECLARE_FLAG(bool, recompute);
-ABSL_DECLARE_FLAG(bool, exchange_partials);
 
 namespace commanalyzer::cli {
 namespace {
@@ -77,10 +74,13 @@ DistributionPortfolio portfolio_from_flags(int procs) {
     throw PlaceError("--ownership: place works with ownership by location (the default) only");
   }
   const std::string d = absl::GetFlag(FLAGS_distribution);
-  if (d == "auto") return {};
-  if (d == "block" || d == "cartesian" || d == "metis") return {d == "block", d == "cartesian", d == "metis"};
+  try {
+    if (auto named = named_portfolio(d)) return *std::move(named);
+  } catch (const std::invalid_argument& e) {
+    throw PlaceError(e.what());
+  }
   std::ifstream in(d);
-  if (!in) throw PlaceError(absl::StrCat("--distribution: '", d, "' is not auto, block, cartesian, metis or a readable file"));
+  if (!in) throw PlaceError(absl::StrCat("--distribution: '", d, "' is not ", kDistributionNames, " or a readable file"));
   try {
     DistributionMap map = DistributionMap::parse(in, d);
     map.check(~std::size_t{0}, procs);
@@ -138,12 +138,8 @@ CommEstimate estimate_matrix(const LoadedProfile& profile, const PlaceRequest& r
       throw PlaceError(absl::StrCat("--distribution: ", e.what()));
     }
   }
-  DensityDistanceScorer scorer;
-  scorer.degree_floor = absl::GetFlag(FLAGS_singleton_degree_floor);
-  LogicalVolumeCostModel cost;
-  cost.combine_partial_updates = absl::GetFlag(FLAGS_combine_partial_updates);
-  cost.recompute_when_cheaper = absl::GetFlag(FLAGS_recompute);
-  cost.exchange_partials = absl::GetFlag(FLAGS_exchange_partials);
+  const DensityDistanceScorer scorer = scorer_from_flags();
+  const LogicalVolumeCostModel cost = cost_model_from_flags();
   const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   Estimator<LoadedProfile> estimator(profile, scorer, r.portfolio, cost, threads);
   return estimator.estimate(r.procs);

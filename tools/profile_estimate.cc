@@ -1,6 +1,7 @@
 #include "tools/profile_estimate.h"
 
 #include <fstream>
+#include <stdexcept>
 #include <iostream>
 #include <optional>
 #include <utility>
@@ -13,16 +14,13 @@
 #include "commanalyzer/distribution_map.h"
 #include "commanalyzer/estimate.h"
 #include "commanalyzer/profile_io.h"
+#include "tools/estimate_flags.h"
 #include "tools/network_flags.h"
 
 // Defined with the other flags in commanalyzer.cc.
 ABSL_DECLARE_FLAG(std::string, procs);
 ABSL_DECLARE_FLAG(std::string, ownership);
 ABSL_DECLARE_FLAG(std::string, distribution);
-ABSL_DECLARE_FLAG(bool, singleton_degree_floor);
-ABSL_DECLARE_FLAG(bool, combine_partial_updates);
-ABSL_DECLARE_FLAG(bool, recompute);
-ABSL_DECLARE_FLAG(bool, exchange_partials);
 
 namespace commanalyzer::cli {
 
@@ -56,13 +54,15 @@ namespace {
 
 DistributionPortfolio portfolio_from_flags(std::size_t array_count, int procs) {
   const std::string d = absl::GetFlag(FLAGS_distribution);
-  if (d == "auto") return {};
-  if (d == "block" || d == "cartesian" || d == "metis") return {d == "block", d == "cartesian", d == "metis"};
+  try {
+    if (auto named = named_portfolio(d)) return *std::move(named);
+  } catch (const std::invalid_argument& e) {
+    throw CommandError(e.what(), 2);
+  }
   std::ifstream in(d);
   if (!in) {
     throw CommandError(
-        absl::StrCat("--distribution: '", d, "' is not auto, block, cartesian, metis or a readable distribution file"),
-        2);
+        absl::StrCat("--distribution: '", d, "' is not ", kDistributionNames, " or a readable distribution file"), 2);
   }
   try {
     DistributionMap map = DistributionMap::parse(in, d);
@@ -82,13 +82,8 @@ ProfileEstimate estimate_profile(const std::string& path, int procs) {
   if (const std::string error = network_flag_error(); !error.empty()) throw CommandError(error, 2);
   ProfileInfo info;
   const LoadedProfile profile = load_profile(path, &info);
-  DensityDistanceScorer scorer;
-  scorer.degree_floor = absl::GetFlag(FLAGS_singleton_degree_floor);
-  LogicalVolumeCostModel cost;
-  cost.combine_partial_updates = absl::GetFlag(FLAGS_combine_partial_updates);
-  cost.recompute_when_cheaper = absl::GetFlag(FLAGS_recompute);
-  cost.exchange_partials = absl::GetFlag(FLAGS_exchange_partials);
-  cost.network = network_from_flags();
+  const DensityDistanceScorer scorer = scorer_from_flags();
+  const LogicalVolumeCostModel cost = cost_model_from_flags();
   DistributionPortfolio portfolio = portfolio_from_flags(profile.arrays.size(), procs);
   Estimator<LoadedProfile, DensityDistanceScorer, DistributionPortfolio> estimator(profile, scorer,
                                                                                  std::move(portfolio), cost);
