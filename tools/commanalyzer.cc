@@ -250,12 +250,12 @@ void check_partitioner_flag(const std::vector<int>& procs) {
     throw UsageError(absl::StrCat("--ownership: '", ownership, "' is not location or value"));
   }
   const std::string d = absl::GetFlag(FLAGS_distribution);
-  if (d == "auto" || d == "block" || d == "cartesian" || d == "metis" || d == "hypergraph") return;
+  if (is_distribution_name(d)) return;
   if (ownership != "location") throw UsageError("--distribution FILE needs --ownership=location");
   std::ifstream in(d);
   if (!in) {
-    throw UsageError(absl::StrCat("--distribution: '", d,
-                                  "' is not auto, block, cartesian, metis, hypergraph or a readable distribution file"));
+    throw UsageError(
+        absl::StrCat("--distribution: '", d, "' is not ", kDistributionNames, " or a readable distribution file"));
   }
   try {
     user_map() = DistributionMap::parse(in, d);

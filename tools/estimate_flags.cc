@@ -31,10 +31,12 @@ LogicalVolumeCostModel cost_model_from_flags() {
   return cost;
 }
 
+bool is_distribution_name(const std::string& name) {
+  return name == "auto" || name == "block" || name == "cartesian" || name == "metis" || name == "hypergraph";
+}
+
 std::optional<DistributionPortfolio> named_portfolio(const std::string& name) {
-  if (name != "auto" && name != "block" && name != "cartesian" && name != "metis" && name != "hypergraph") {
-    return std::nullopt;
-  }
+  if (!is_distribution_name(name)) return std::nullopt;
   DistributionPortfolio portfolio;
   if (name != "auto") portfolio = {name == "block", name == "cartesian", name == "metis"};
   if (name == "auto" || name == "hypergraph") {

@@ -17,6 +17,9 @@ namespace commanalyzer::cli {
 DensityDistanceScorer scorer_from_flags();
 LogicalVolumeCostModel cost_model_from_flags();
 
+// Whether `name` is one of kDistributionNames (else a map file).
+bool is_distribution_name(const std::string& name);
+
 // The portfolio a --distribution name asks for (auto, block, cartesian,
 // metis, hypergraph; auto and hypergraph use tools/zoltan_phg when it is
 // next to the tool), or nullopt when `name` is none of them (a map file).

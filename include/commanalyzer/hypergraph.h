@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <concepts>
 #include <cstdint>
 #include <cstdio>
@@ -172,6 +173,7 @@ struct SpawnedHypergraphPartitioner {
     }
     int status = 0;
     while (waitpid(pid, &status, 0) < 0) {
+      if (errno != EINTR) throw std::runtime_error("hypergraph: lost " + program.string());
     }
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
       throw std::runtime_error(program.filename().string() + " failed (exit status " +
