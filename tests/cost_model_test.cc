@@ -368,6 +368,37 @@ TEST(CostModel, ContributionsAreCombinedWhenCheaperThanTheirInputs) {
   EXPECT_EQ(sending.estimate(2).p2p_bytes, 5 * 8u);
 }
 
+// f[0] += p * (x[0] + x[1]) with f[0] and x[0] on process 0, p and x[1] on
+// process 1, which has x[0] already (it computes y[0] from x[0] and x[1]
+// first): process 1 holds every input of the contribution and sends one
+// partial per step, although process 0 holds one of them (a shared node's
+// coordinate used by a neighbouring element's force).
+TEST(CostModel, ContributorHoldingTheReceiversInputsCombines) {
+  constexpr int steps = 3;
+  const Array f{0x10000}, x{0x20000}, p{0x30000}, y{0x40000};
+  Analyzer<> a;
+  a.region_begin();
+  for (int t = 0; t < steps; ++t) {
+    a.store(p.at(0), 8, a.compute(a.load(p.at(0), 8)));  // p and x[1] change every step
+    a.store(x.at(1), 8, a.compute(a.load(x.at(1), 8)));
+    a.store(y.at(0), 8, a.compute(a.join(a.load(x.at(0), 8), a.load(x.at(1), 8))));
+    a.store(f.at(0), 8, kComputedBit);
+    const Label g = a.compute(a.join(a.load(p.at(0), 8), a.join(a.load(x.at(0), 8), a.load(x.at(1), 8))));
+    a.store(f.at(0), 8, a.join(a.load(f.at(0), 8), g));
+    a.iteration();
+  }
+  a.region_end();
+  const OwnerMapPartitioner map{[&](Address home, int) -> ProcId {
+    return f.contains(home, 1) || x.contains(home, 1) ? 0 : 1;  // x[0] on 0, x[1] on 1
+  }};
+  LogicalVolumeCostModel no_recompute;
+  no_recompute.recompute_when_cheaper = false;  // process 0 could compute p and x[1] from their first values
+  Estimator<Profile0, NoSingletons, OwnerMapPartitioner, LogicalVolumeCostModel> est(a.profile(), {}, map, no_recompute);
+  const CommEstimate e = est.estimate(2);
+  EXPECT_EQ(e.at(0, 1), 8u);          // x[0] once
+  EXPECT_EQ(e.at(1, 0), steps * 8u);  // one partial per step, not p and x[1] (16 bytes)
+}
+
 // The estimates for 2 processes under `map` without and with recomputation.
 std::pair<CommEstimate, CommEstimate> sending_and_recomputing(const Profile0& profile, const OwnerMapPartitioner& map) {
   LogicalVolumeCostModel send_all;
@@ -378,7 +409,8 @@ std::pair<CommEstimate, CommEstimate> sending_and_recomputing(const Profile0& pr
 }
 
 // Process 1 reads x[0] (old), then xd[0] and x[0] after x[0] += xd[0]: it
-// holds both inputs of the new x[0] anyway, so it recomputes it.
+// holds both inputs of the new x[0] anyway, so it recomputes it. Keeping
+// its own copy of x[0] current, it sets the old x[0] up before the region.
 TEST(CostModel, ValuesComputableFromReceivedInputsAreRecomputed) {
   const Array x{0x10000}, xd{0x20000}, y{0x30000};
   Analyzer<> a;
@@ -391,8 +423,8 @@ TEST(CostModel, ValuesComputableFromReceivedInputsAreRecomputed) {
   const OwnerMapPartitioner map{[&](Address home, int) -> ProcId { return y.contains(home, 2) ? 1 : 0; }};
   const auto [sending, recomputing] = sending_and_recomputing(a.profile(), map);
   EXPECT_EQ(sending.p2p_bytes, 3 * 8u);      // old x, new xd, new x
-  EXPECT_EQ(recomputing.p2p_bytes, 2 * 8u);  // old x, new xd
-  EXPECT_EQ(recomputing.at(0, 1), 2 * 8u);
+  EXPECT_EQ(recomputing.p2p_bytes, 8u);  // new xd
+  EXPECT_EQ(recomputing.at(0, 1), 8u);
 }
 
 // Process 1 uses h = f(a, b), p = g(w) and r = k(w), all computed on
@@ -455,15 +487,58 @@ TEST(CostModel, SharersExchangePartialsWhenAsked) {
                                                                                            owner_sums);
   Estimator<Profile0, NoSingletons, OwnerMapPartitioner, LogicalVolumeCostModel> among_sharers(a.profile(), {}, map,
                                                                                                 exchanging);
-  // Old x and v to processes 1 and 2 (32 bytes), their partials to 0 (16).
+  // Processes 1 and 2 keep their own copies of x and v (old x and v set
+  // up before the region); their partials go to 0 (16 bytes).
   const CommEstimate reduced = to_owner.estimate(3);
-  EXPECT_EQ(reduced.p2p_bytes, 32u + 16u + 2 * 8u);  // + the force sum back to 1 and 2
+  EXPECT_EQ(reduced.p2p_bytes, 16u + 2 * 8u);  // + the force sum back to 1 and 2
   EXPECT_EQ(reduced.at(1, 2), 0u);
   const CommEstimate exchanged = among_sharers.estimate(3);
-  EXPECT_EQ(exchanged.p2p_bytes, 32u + 3 * 2 * 8u);
+  EXPECT_EQ(exchanged.p2p_bytes, 3 * 2 * 8u);
   EXPECT_EQ(exchanged.at(1, 2), 8u);
   EXPECT_EQ(exchanged.at(2, 1), 8u);
-  EXPECT_EQ(exchanged.at(0, 1), 2 * 8u + 8u);  // old x and v, 0's own partial
+  EXPECT_EQ(exchanged.at(0, 1), 8u);  // 0's own partial
+}
+
+// A node shared by two elements over three steps: element i on process i
+// reads the node's velocity v, adds its force g[i] into f, and the node's
+// owner (process 0) updates v = v + f / m with the node's mass m, which
+// the region only reads. Receiving the new v is 8 bytes a step, as few as
+// receiving the sum f, plus m once: bytes alone keep owner-computes, whose
+// new v depends on process 1's own partial of the same step (a round
+// trip: two dependent rounds). Process 1 gets process 0's partial instead
+// and updates its own copy of v; m and the first v are set up before the
+// region, as a code with duplicated nodes does.
+TEST(CostModel, RoundTripThroughASumBecomesAnExchange) {
+  constexpr int steps = 3;
+  const Array f{0x10000}, v{0x20000}, m{0x30000}, e{0x40000}, g{0x50000};
+  Analyzer<> a;
+  a.region_begin();
+  for (int t = 0; t < steps; ++t) {
+    for (std::uint64_t i = 0; i < 2; ++i) {
+      a.store(g.at(i), 8, a.compute(a.join(a.load(e.at(i), 8), a.load(v.at(0), 8))));
+    }
+    a.store(f.at(0), 8, kComputedBit);
+    for (std::uint64_t i = 0; i < 2; ++i) a.store(f.at(0), 8, a.join(a.load(f.at(0), 8), a.load(g.at(i), 8)));
+    a.store(v.at(0), 8, a.compute(a.join(a.load(v.at(0), 8), a.join(a.load(f.at(0), 8), a.load(m.at(0), 8)))));
+    a.iteration();
+  }
+  a.region_end();
+  const OwnerMapPartitioner map{[&](Address home, int) -> ProcId {
+    if (e.contains(home, 2)) return static_cast<ProcId>(e.index(home));
+    if (g.contains(home, 2)) return static_cast<ProcId>(g.index(home));
+    return 0;
+  }};
+  LogicalVolumeCostModel owner_sums;
+  owner_sums.exchange_partials = false;
+  Estimator<Profile0, NoSingletons, OwnerMapPartitioner, LogicalVolumeCostModel> to_owner(a.profile(), {}, map,
+                                                                                           owner_sums);
+  const CommEstimate reduced = to_owner.estimate(2);
+  EXPECT_EQ(reduced.at(1, 0), steps * 8u);  // process 1's partial every step
+  EXPECT_EQ(reduced.at(0, 1), steps * 8u);  // the first v, then the new v of steps 0 and 1
+  Estimator<Profile0, NoSingletons, OwnerMapPartitioner> exchanging(a.profile(), {}, map);
+  const CommEstimate exchanged = exchanging.estimate(2);
+  EXPECT_EQ(exchanged.at(1, 0), steps * 8u);        // process 1's partial every step
+  EXPECT_EQ(exchanged.at(0, 1), (steps - 1) * 8u);  // process 0's partial where process 1 needs the sum
 }
 
 // The sharers of a sum are those of the run's own decisions, taken with
@@ -492,9 +567,9 @@ TEST(CostModel, SharersFollowWhatWasDeliveredAtTheTime) {
   }};
   Estimator<Profile0, NoSingletons, OwnerMapPartitioner> est(a.profile(), {}, map);
   const CommEstimate exchanged = est.estimate(3);
-  // Old x and v to 1 and 2 (32 bytes), partials among the three sharers
-  // (6 x 8), g[1] to 0 (16).
-  EXPECT_EQ(exchanged.p2p_bytes, 32u + 3 * 2 * 8u + 16u);
+  // Partials among the three sharers (6 x 8), g[1] to 0 (16); old x and v
+  // are set up before the region.
+  EXPECT_EQ(exchanged.p2p_bytes, 3 * 2 * 8u + 16u);
   EXPECT_EQ(exchanged.at(1, 0), 8u + 16u);
   EXPECT_EQ(exchanged.at(1, 2), 8u);
 }
@@ -528,11 +603,12 @@ TEST(CostModel, ReplayDecidesEachContributionAsTheRunDid) {
   }};
   Estimator<Profile0, NoSingletons, OwnerMapPartitioner> est(a.profile(), {}, map);
   const CommEstimate exchanged = est.estimate(3);
-  // Old x and v to 1 and 2 (32 bytes), h to 0 (8), the partials of 1 and 2
-  // to 0 (16), then each of 1 and 2 receives the other two sharers' (32).
-  EXPECT_EQ(exchanged.p2p_bytes, 32u + 8u + 16u + 32u);
-  EXPECT_EQ(exchanged.at(0, 1), 16u + 8u);
-  EXPECT_EQ(exchanged.at(0, 2), 16u + 8u);
+  // h to 0 (8), the partials of 1 and 2 to 0 (16), then each of 1 and 2
+  // receives the other two sharers' (32); old x and v are set up before
+  // the region.
+  EXPECT_EQ(exchanged.p2p_bytes, 8u + 16u + 32u);
+  EXPECT_EQ(exchanged.at(0, 1), 8u);
+  EXPECT_EQ(exchanged.at(0, 2), 8u);
   EXPECT_EQ(exchanged.at(1, 0), 8u + 8u);
   EXPECT_EQ(exchanged.at(1, 2), 8u);
   EXPECT_EQ(exchanged.at(2, 1), 8u);

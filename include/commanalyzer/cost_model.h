@@ -17,8 +17,9 @@
 // Refinements of owner-computes that careful MPI codes make, each a switch
 // (all on by default):
 //  - combine_partial_updates: an exclusive update of a location (`f[n] +=
-//    g(...)`) whose other sources all live on one remote process p is
-//    computed on p when one partial costs fewer bytes than those sources;
+//    g(...)`) whose other sources one remote process p holds (owns or has
+//    received: a shared node's coordinates) is computed on p when one
+//    partial costs fewer bytes than the sources the owner lacks;
 //    p's contributions to that location in one iteration are combined and
 //    sent as one partial value (a reduction), not as their sources;
 //  - recompute_when_cheaper: a process receives the cheapest set of values
@@ -31,9 +32,14 @@
 //    their partials in one round, every sharer to every other, and each
 //    sums them itself (LULESH's duplicated boundary nodes: k(k-1) partials
 //    for k sharers) instead of partials to the owner and the sum back
-//    (2(k-1)). More bytes, one round of messages fewer. Under the
-//    reference's own cube decomposition it predicts LULESH's measured bytes
-//    within 3 %, the scheme without it 8-22 % under (docs/FINDINGS.md).
+//    (2(k-1)). More bytes, one round of messages fewer. A value computed
+//    from a sum its receiver contributed to in the same iteration (a round
+//    trip through the sum's owner) is always recomputed from the sum this
+//    way (recomputation.h), whatever the bytes.
+//  - A process that recomputes the updates of a location keeps its own copy
+//    of it; the values from before the region those updates read (the
+//    location's first instance, a node's mass) are set up before the
+//    region, as SPMD codes initialise duplicated entities, and not sent.
 // Contributions still pending at the end of an iteration are reduced in
 // that iteration (SPMD codes keep replicated values consistent every step:
 // `gsum += local_sum` each step is an Allreduce each step, not one at the
@@ -57,6 +63,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/inlined_vector.h"
 #include "commanalyzer/locations.h"
 #include "commanalyzer/messages.h"
 #include "commanalyzer/partitioner.h"
@@ -142,10 +149,19 @@ struct LogicalVolumeCostModel {
     // of the run (what a process has received is the same set), so the
     // plan is applied to its result: the replaced sends are withdrawn, the
     // earlier values sent.
-    ReceptionPlan plan =
-        plan_receptions(profile, procs, run.delivered, [&](ValueId v) { return run.owner_of(v); }, recomputation);
+    // Without the exchange, a sum still comes from its owner: no round is saved.
+    auto contributed = [&](ValueId s, ProcId q) { return exchange_partials && run.contributed_partial(s, q); };
+    ReceptionPlan plan = plan_receptions(
+        profile, procs, run.delivered, [&](ValueId v) { return run.owner_of(v); }, recomputation, contributed);
     if (plan.recomputed.empty()) return run.finish(network);
     run.withdraw(plan.recomputed);
+    // A process that recomputes the updates of a location keeps its own
+    // copy of it (a shared node). SPMD codes set such copies up before the
+    // region, with what the updates read from before it (the node's mass):
+    // those values are not sent in the region.
+    const absl::flat_hash_set<std::uint64_t> set_up = run.set_up_before_region(plan);
+    run.withdraw(set_up);
+    std::erase_if(plan.extra, [&](std::uint64_t k) { return set_up.contains(k); });
     if (exchange_partials && !plan.extra.empty()) {
       // Only the sums some process receives early have sharers to find:
       // tracking every location's would take a map entry per location and
@@ -206,7 +222,11 @@ struct LogicalVolumeCostModel {
         if (owner[boost::source(e, directed)] != owner[sink]) among_own[sink] = 0;
       }
       for (std::size_t x = 0; x < owner.size(); ++x) among_own[x] &= owner[x] != kReplicated;
-      profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) { flow(v, sources); });
+      has_flow.assign(profile.values.count() + 1, false);
+      profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
+        has_flow[v] = true;
+        flow(v, sources);
+      });
       publish_pending(current_phase);  // what the last iteration left unreduced
       close_work(current_phase);
     }
@@ -287,6 +307,33 @@ struct LogicalVolumeCostModel {
       return false;
     }
 
+    // Receptions of values from before the region (no recorded flow) that
+    // feed an update of a location the receiver recomputes (v = f(v', ...),
+    // v' the location's previous instance): it keeps its own copy of that
+    // location, set up before the region with what the update reads.
+    absl::flat_hash_set<std::uint64_t> set_up_before_region(const ReceptionPlan& plan) const {
+      absl::flat_hash_set<std::uint64_t> set_up;
+      if (plan.recomputed.empty()) return set_up;
+      absl::flat_hash_map<ValueId, std::vector<ProcId>> recomputed_by;
+      for (std::uint64_t k : plan.recomputed) recomputed_by[static_cast<ValueId>(k / n)].push_back(k % n);
+      const absl::flat_hash_set<std::uint64_t> extra(plan.extra.begin(), plan.extra.end());
+      profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
+        const auto it = recomputed_by.find(v);
+        if (it == recomputed_by.end()) return;
+        const VertexId location = profile.values.vertex(v);
+        const bool update = std::any_of(sources.begin(), sources.end(),
+                                        [&](ValueId s) { return profile.values.vertex(s) == location; });
+        if (!update) return;
+        for (ValueId s : sources) {
+          if (has_flow[s]) continue;
+          for (ProcId q : it->second) {
+            if (delivered.contains(key(s, q)) || extra.contains(key(s, q))) set_up.insert(key(s, q));
+          }
+        }
+      });
+      return set_up;
+    }
+
     // Takes back the sends of `keys` (their receivers compute the values).
     void withdraw(const absl::flat_hash_set<std::uint64_t>& keys) {
       for (const auto& [k, first_use] : send_log) {
@@ -325,33 +372,48 @@ struct LogicalVolumeCostModel {
     }
 
     // v = v' (+) g(others), v' the previous instance of v's location: when
-    // every other source not yet at q lives on one process p, p may compute
-    // g and send one combined partial per (location, p, iteration) instead
-    // of g's inputs. It does when that costs fewer bytes than the inputs
+    // one process p holds every source of g (owns it or has received it),
+    // p may compute g and send one combined partial per (location, p,
+    // iteration) instead of the inputs q lacks. It does when that costs fewer bytes than the inputs
     // (nothing once the partial is under way); on a tie only when the
     // inputs serve no other value, since an input sent once serves every
     // later use at q.
     bool partial_update(ValueId v, std::span<const ValueId> sources, ProcId q, std::size_t phase) {
       const VertexId chain = profile.values.vertex(v);
+      const auto& at = replaying ? delivered_before : delivered;  // (value, process) pairs received so far
       bool updates_chain = false;
       bool inputs_single_use = true;
-      ProcId contributor = kNone;
       std::uint64_t input_bytes = 0;
+      // Processes owning one of g's inputs that q lacks: the candidates to compute g.
+      absl::InlinedVector<ProcId, 8> candidates;
       for (ValueId s : sources) {
         if (profile.values.vertex(s) == chain) {
           updates_chain = true;
           continue;
         }
         const ProcId p = owner_of(s);
-        // p needs all of g's inputs: when q holds one, g is split across
-        // processes and is not combined.
-        if (p == q) return false;
-        if (p == kReplicated || (replaying ? delivered_before : delivered).contains(key(s, q))) continue;
-        contributor = merge(contributor, p);
+        if (p == q || p == kReplicated || at.contains(key(s, q))) continue;
         input_bytes += profile.values.size_bytes(s);
         inputs_single_use = inputs_single_use && graph.source_uses(s) <= 1;
+        if (std::find(candidates.begin(), candidates.end(), p) == candidates.end()) candidates.push_back(p);
       }
-      if (!updates_chain || contributor < 0) return false;
+      if (!updates_chain || candidates.empty()) return false;
+      // The contributor computes g from all of its inputs, so it must hold
+      // every one: own it or have received it (a shared node's coordinates,
+      // which the owner of the neighbouring element uses anyway). Else g
+      // is split across processes and is not combined.
+      ProcId contributor = kNone;
+      for (const ProcId p : candidates) {
+        const bool holds_all = std::all_of(sources.begin(), sources.end(), [&](ValueId s) {
+          const ProcId o = owner_of(s);
+          return profile.values.vertex(s) == chain || o == p || o == kReplicated || at.contains(key(s, p));
+        });
+        if (holds_all) {
+          contributor = p;
+          break;
+        }
+      }
+      if (contributor == kNone) return false;
       const std::pair<std::uint64_t, std::size_t> partial{static_cast<std::uint64_t>(chain) * n + contributor, phase};
       const bool under_way = partial_sent.contains(partial);
       const std::uint64_t partial_bytes = profile.values.size_bytes(v);
@@ -367,6 +429,11 @@ struct LogicalVolumeCostModel {
       }
       if (tracks_sharers(v)) add_sharer(chain, phase, v, contributor);
       return true;
+    }
+
+    // q sent a combined partial to s's location in s's iteration.
+    bool contributed_partial(ValueId s, ProcId q) const {
+      return partial_sent.contains({static_cast<std::uint64_t>(profile.values.vertex(s)) * n + q, profile.phase_of(s)});
     }
 
     // The processes contributing to a location's instances in one phase,
@@ -501,6 +568,7 @@ struct LogicalVolumeCostModel {
     CommEstimate result;
     absl::flat_hash_set<std::uint64_t> delivered;  // key(instance, receiving process)
     std::vector<std::uint8_t> among_own;  // by graph vertex: owned, and every source vertex has the same owner
+    std::vector<bool> has_flow;           // by value: created in the region from other values
     bool log_sends = false;
     std::vector<std::pair<std::uint64_t, ValueId>> send_log;  // (key, first use): flow()'s sends in order
     bool replaying = false;                                   // replay_sharers(): sends nothing

@@ -112,11 +112,27 @@ struct RecomputationLimits {
   std::size_t max_sources = 16;  // values with more sources are received, never recomputed
 };
 
+// No process contributed to any remote sum (plan_receptions' default).
+struct NoContributions {
+  bool operator()(ValueId, ProcId) const { return false; }
+};
+
 // `received`: the keys of owner-computes; `owner_of(v)`: owning process or
-// kReplicated.
-template <class ProfileT, class OwnerOf>
+// kReplicated; `contributed(s, q)`: q sent a partial to the remote sum s in
+// s's iteration.
+//
+// A value q would receive that was computed from a sum q contributed to in
+// the same iteration makes a round trip: q's partial goes to the sum's
+// owner, which computes the value and sends it back, two dependent rounds
+// of messages in one step. SPMD codes that duplicate shared entities
+// (LULESH's boundary nodes, finite-element assembly) exchange the partials
+// among the sharers instead and compute the value on every sharer: q is
+// given the sum (the cost model turns that into the other sharers'
+// partials) and recomputes the value, whatever the bytes.
+template <class ProfileT, class OwnerOf, class ContributedTo = NoContributions>
 ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const absl::flat_hash_set<std::uint64_t>& received,
-                              OwnerOf owner_of, RecomputationLimits limits = {}) {
+                              OwnerOf owner_of, RecomputationLimits limits = {},
+                              ContributedTo contributed = {}) {
   ReceptionPlan plan;
   if (received.empty()) return plan;
   std::vector<std::vector<ValueId>> used(procs);
@@ -237,9 +253,20 @@ ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const absl::fl
         if (depth_of[j] != 0) feeds.emplace_back(j, i);
       }
     }
+    // Round trips (see above): used values q must compute itself.
+    std::vector<std::uint8_t> round_trip(values.size(), 0);
+    for (std::uint32_t i = 0; i < values.size(); ++i) {
+      if (depth_of[i] != 0 || uncomputable[i]) continue;
+      const auto it = sources_of.find(values[i]);
+      for (ValueId s : std::span<const ValueId>(source_lists.data() + it->second.offset, it->second.count)) {
+        if (!free_at_q(s) && contributed(s, q)) round_trip[i] = 1;
+      }
+    }
     // Bytes first; among cuts of equal bytes, the one receiving the used
-    // values themselves (owner-computes), not earlier ones.
+    // values themselves (owner-computes), not earlier ones. A round trip
+    // cannot be cut: its sources are (finite: each is a node or free).
     auto cost = [&](std::uint32_t i) {
+      if (round_trip[i]) return kInfinite;
       return static_cast<std::int64_t>(profile.values.size_bytes(values[i])) * kTieScale + (depth_of[i] == 0 ? 0 : 1);
     };
     // The flow network falls apart into components that share only the
@@ -277,7 +304,9 @@ ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const absl::fl
       }
       std::vector<std::uint8_t> component_needed(values.size(), 0);
       for (std::uint32_t i = 0; i < values.size(); ++i) {
-        if (depth_of[i] == 0 && !uncomputable[i] && shares[i] <= fixed(i)) component_needed[root(i)] = 1;
+        if (depth_of[i] == 0 && !uncomputable[i] && (round_trip[i] || shares[i] <= fixed(i))) {
+          component_needed[root(i)] = 1;
+        }
       }
       for (std::uint32_t i = 0; i < values.size(); ++i) in_problem[i] = component_needed[root(i)];
     }
