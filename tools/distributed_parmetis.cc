@@ -31,6 +31,10 @@ int world_size() {
 
 void join_distributed_partitioning(char**) {
   if (joined()) return;
+  // Scotch's threaded algorithms give a different partition from run to
+  // run; one thread per rank makes the estimate repeatable, and MPI ranks
+  // are the parallelism here. A user's own setting is kept.
+  setenv("SCOTCH_PTHREAD_NUMBER", "1", /*overwrite=*/0);
   int provided = MPI_THREAD_SINGLE;
   // Rank 0 estimates several process counts on several threads; the
   // partitioner serializes its MPI calls.

@@ -40,6 +40,11 @@
 #include "commanalyzer/locations.h"
 #include "commanalyzer/types.h"
 
+// PT-Scotch's (ptscotch.h, whose SCOTCH_Num would clash with parmetis.h's):
+// seed and restart its process-wide pseudo-random generator.
+extern "C" void SCOTCH_randomSeed(SCOTCH_Num seed);
+extern "C" void SCOTCH_randomReset(void);
+
 namespace commanalyzer {
 
 namespace parmetis_internal {
@@ -62,6 +67,12 @@ inline bool partition_slice(MPI_Comm comm, std::vector<GraphIndex>& vtxdist, Gra
   std::vector<float> tpwgts(static_cast<std::size_t>(nparts), 1.0f / static_cast<float>(nparts));
   float ubvec = 1.0f + static_cast<float>(imbalance_permille) / 1000.0f;
   part.assign(std::max<std::size_t>(1, slice.node_count()), 0);  // ParMETIS writes to part[0] when empty
+  // Debian's Scotch seeds from the clock, and its random state lives on
+  // from call to call (rank 0 estimates several counts on several threads,
+  // in whatever order they reach the lock): a fixed seed, restarted for
+  // every call, makes the partition a function of the graph.
+  SCOTCH_randomSeed(1);
+  SCOTCH_randomReset();
   const int status =
       ParMETIS_V3_PartKway(vtxdist.data(), slice.xadj.data(), slice.adjncy.data(), slice.vwgt.data(),
                            slice.adjwgt.data(), &wgtflag, &numflag, &ncon, &nparts, tpwgts.data(), &ubvec, options,
