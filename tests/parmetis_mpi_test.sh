@@ -9,7 +9,8 @@
 # every N, only rank 0 prints, and a second run gives the same owners.
 # Below METIS's is fine: PT-Scotch's partition of the 8-neighbour mesh
 # sends 10-14 % less at 4 to 16 processes, with the balance checked. Without mpirun it runs on
-# one rank; misuse stops with exit status 2.
+# one rank; misuse (another ownership or distribution, another subcommand)
+# stops with exit status 2.
 set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: $0 COMMANALYZER GENERATE_MESH_PROFILE" >&2; exit 2; }
 tool="$1"; generate="$2"
@@ -113,4 +114,6 @@ expect_usage_error() {  # expect_usage_error PATTERN ARGS...
 expect_usage_error "use --ownership=location" estimate "$profile" --partitioner parmetis --ownership=value
 expect_usage_error "cannot go with --distribution block" estimate "$profile" --partitioner parmetis --distribution block
 expect_usage_error "is for estimate" demo --partitioner parmetis
+expect_usage_error "is for estimate" trace "$profile" --procs 4 --partitioner parmetis
+expect_usage_error "is for estimate" place "$profile" --procs 4 --nodes 2 --cores-per-node 2 --partitioner parmetis
 echo PASS

@@ -113,6 +113,9 @@ Usage:
       run counts. The profile is kept for `commanalyzer estimate`.
   commanalyzer estimate PROFILE [--procs 2,4,...] [--json FILE] [--out DIR]
       Re-estimates from a saved profile without re-running the program.
+      With --partitioner parmetis under mpirun -np K, the location graph is
+      partitioned over the K MPI ranks (ParMETIS API, provided by PT-Scotch);
+      rank 0 prints the report (docs/SCALING.md).
   commanalyzer build SOURCES... --output FILE [-I DIR] [-D ...] [-O ...] [-l LIB]
       Only compiles and links the instrumented program; running it writes a
       profile to $COMMANALYZER_PROFILE (default ./commanalyzer.profile).

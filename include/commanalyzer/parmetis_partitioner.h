@@ -30,6 +30,7 @@
 #include <parmetis/parmetis.h>
 
 #include <cstdint>
+#include <limits>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -161,7 +162,17 @@ struct ParmetisPartitioner {
     if (procs == 1 || index.node_count() == 0) return owner;
     int ranks = 1;
     MPI_Comm_size(comm, &ranks);
-    std::vector<GraphIndex> vtxdist = node_ranges(index.node_count(), ranks);  // throws before any request
+    // Whatever can fail is checked before the first request: once the other
+    // ranks wait for their slices, a throw would leave them waiting.
+    std::vector<GraphIndex> vtxdist = node_ranges(index.node_count(), ranks);
+    for (int r = 0; r < ranks; ++r) {
+      const std::uint64_t edges = index.row_start()[static_cast<std::size_t>(vtxdist[static_cast<std::size_t>(r) + 1])] -
+                                  index.row_start()[static_cast<std::size_t>(vtxdist[static_cast<std::size_t>(r)])];
+      if (edges > static_cast<std::uint64_t>(std::numeric_limits<GraphIndex>::max())) {
+        throw std::length_error("parmetis: rank " + std::to_string(r) + "'s share of the location graph has " +
+                                std::to_string(edges) + " edges, past 32-bit ParMETIS indices; use more ranks");
+      }
+    }
     std::lock_guard<std::mutex> lock(coordinator_mutex());
     std::int32_t request[3] = {kPartition, procs, imbalance_permille};
     check(MPI_Bcast(request, 3, MPI_INT32_T, 0, comm), "MPI_Bcast");
