@@ -150,6 +150,52 @@ TEST(Distribution, IndirectlyIndexedArraysAreOfferedAGraphPartition) {
   }
 }
 
+// A distributed partitioner (LocationPartitioner, e.g. ParmetisPartitioner)
+// in the portfolio: its owners are the "parmetis" candidate, offered where
+// an array is indexed indirectly, also in a copy of the portfolio.
+struct EveryOtherNode {
+  std::vector<ProcId> partition(const LocationIndex& index, int procs) const {
+    std::vector<ProcId> owner(index.node_count());
+    for (std::size_t a = 0; a < owner.size(); ++a) owner[a] = static_cast<ProcId>(a % procs);
+    return owner;
+  }
+};
+static_assert(LocationPartitioner<EveryOtherNode>);
+
+TEST(Distribution, ADistributedPartitionerIsTheParmetisCandidate) {
+  constexpr std::uint64_t n = 64;
+  Analyzer<> a;
+  const Array x{0x1000000}, y{0x2000000};
+  a.allocation(x.base, 8 * n);
+  a.allocation(y.base, 8 * n);
+  a.region_begin();
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const Address at = x.at((i * 7) % n);
+    a.indexed_indirectly(at);
+    a.store(y.at(i), 8, a.compute(a.join(a.load(x.at(i), 8), a.load(at, 8))));
+  }
+  a.region_end();
+  a.finish();
+  DistributionPortfolio only_distributed(false, false, false);
+  int calls = 0;
+  only_distributed.distributed = [&calls](const LocationIndex& index, int procs) {
+    ++calls;
+    return EveryOtherNode{}.partition(index, procs);
+  };
+  const DistributionPortfolio copy = only_distributed;
+  Estimator<Profile0, DensityDistanceScorer, DistributionPortfolio> est(a.profile(), {}, copy);
+  const CommEstimate e = est.estimate(4);
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(e.distribution, "parmetis");
+  ASSERT_EQ(e.candidates.size(), 1u);
+  // Round-robin owners put every element's neighbour elsewhere: it sends.
+  EXPECT_GT(e.total_bytes(), 0u);
+  for (const OwnerRun& run : e.owner_map) {
+    EXPECT_EQ(run.first, run.last);  // no two consecutive elements share an owner
+    EXPECT_EQ(run.rank, static_cast<ProcId>(run.first % 4));
+  }
+}
+
 // B += A^T, A += 1 (PRK's transpose), with A and B of one extent, so aligned: a graph partition would
 // put A(i,j) with B(j,i) and send nothing, a distribution no MPI transpose
 // has. Every index is computed from loop counters: blocks only, and the

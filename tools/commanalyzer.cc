@@ -39,6 +39,7 @@
 #include "commanalyzer/report.h"
 #include "tools/benchgen_command.h"
 #include "tools/builtin_examples.h"
+#include "tools/distributed_partitioning.h"
 #include "tools/estimate_flags.h"
 #include "tools/instrumented_build.h"
 #include "tools/limits.h"
@@ -66,7 +67,9 @@ ABSL_FLAG(std::string, partitioner, "auto",
           "counts; best estimates, slower), metis-volume (METIS k-way, communication volume; fast), "
           "metis-cut (METIS k-way, edge cut weighted by uses, as in the paper) or auto (connectivity; on "
           "mesh-like graphs past 16 million recorded value uses it refines METIS's partition only, without "
-          "recursive bisection)");
+          "recursive bisection); parmetis: with --ownership=location, for estimate, the location graph "
+          "partitioned over the ranks of an MPI job (ParMETIS API, provided by PT-Scotch): `mpirun -np K "
+          "commanalyzer estimate PROFILE --partitioner parmetis`, or one rank without mpirun");
 ABSL_FLAG(double, edge_penalty, commanalyzer::ConnectivityPartitioner{}.edge_penalty,
           "connectivity partitioner: weight of the normalised edge cut added to the connectivity (0 = pure "
           "connectivity; higher = prefer axis-aligned blocks)");
@@ -110,6 +113,9 @@ Usage:
       run counts. The profile is kept for `commanalyzer estimate`.
   commanalyzer estimate PROFILE [--procs 2,4,...] [--json FILE] [--out DIR]
       Re-estimates from a saved profile without re-running the program.
+      With --partitioner parmetis under mpirun -np K, the location graph is
+      partitioned over the K MPI ranks (ParMETIS API, provided by PT-Scotch);
+      rank 0 prints the report (docs/SCALING.md).
   commanalyzer build SOURCES... --output FILE [-I DIR] [-D ...] [-O ...] [-l LIB]
       Only compiles and links the instrumented program; running it writes a
       profile to $COMMANALYZER_PROFILE (default ./commanalyzer.profile).
@@ -242,14 +248,22 @@ std::optional<DistributionMap>& user_map() {
 // and its ranks checked against every process count) before any work.
 void check_partitioner_flag(const std::vector<int>& procs) {
   const std::string p = absl::GetFlag(FLAGS_partitioner);
-  if (p != "auto" && p != "connectivity" && p != "metis-volume" && p != "metis-cut") {
-    throw UsageError(absl::StrCat("--partitioner: '", p, "' is not auto, connectivity, metis-volume or metis-cut"));
+  if (p != "auto" && p != "connectivity" && p != "metis-volume" && p != "metis-cut" && p != "parmetis") {
+    throw UsageError(
+        absl::StrCat("--partitioner: '", p, "' is not auto, connectivity, metis-volume, metis-cut or parmetis"));
   }
   const std::string ownership = absl::GetFlag(FLAGS_ownership);
   if (ownership != "location" && ownership != "value") {
     throw UsageError(absl::StrCat("--ownership: '", ownership, "' is not location or value"));
   }
   const std::string d = absl::GetFlag(FLAGS_distribution);
+  if (p == "parmetis") {
+    // ParMETIS partitions the location graph: it is the graph candidate.
+    if (ownership != "location") throw UsageError("--partitioner parmetis partitions locations: use --ownership=location");
+    if (d != "auto" && d != "metis") {
+      throw UsageError(absl::StrCat("--partitioner parmetis is the graph distribution; it cannot go with --distribution ", d));
+    }
+  }
   if (is_distribution_name(d)) return;
   if (ownership != "location") throw UsageError("--distribution FILE needs --ownership=location");
   std::ifstream in(d);
@@ -390,6 +404,12 @@ int report(const ProfileT& profile, const std::vector<int>& procs) {
   const struct rlimit data{limit, limit};
   setrlimit(RLIMIT_DATA, &data);
   estimate_phase() = "building the value graph";
+  if (absl::GetFlag(FLAGS_ownership) == "location" && absl::GetFlag(FLAGS_partitioner) == "parmetis") {
+    DistributionPortfolio portfolio(false, false, false);
+    portfolio.distributed = distributed_partitioner();
+    std::cerr << "[commanalyzer] ownership by location, distribution: " << distributed_partitioner_description() << "\n";
+    return report_with(profile, procs, std::move(portfolio));
+  }
   if (absl::GetFlag(FLAGS_ownership) == "location") {
     DistributionPortfolio portfolio = portfolio_from_flags(profile.arrays.size());
     std::cerr << "[commanalyzer] ownership by location, distribution: "
@@ -608,10 +628,14 @@ void print_run_facts(const ProfileT& profile, const ProfileInfo& info) {
   }
 }
 
+constexpr const char* kParmetisIsForEstimate =
+    "--partitioner parmetis is for estimate: mpirun -np K commanalyzer estimate PROFILE --partitioner parmetis";
+
 int analyze(int argc, char** argv) {
   AnalyzeArgs args = split_analyze_args(argc, argv);
   absl::ParseCommandLine(static_cast<int>(args.for_abseil.size()), args.for_abseil.data());
   const std::vector<int> procs = check_flags();
+  if (absl::GetFlag(FLAGS_partitioner) == "parmetis") throw UsageError(kParmetisIsForEstimate);
   if (args.build.sources.empty()) throw UsageError("analyze: give at least one C or C++ source file");
   for (const auto& source : args.build.sources) {
     if (!std::filesystem::is_regular_file(source)) {
@@ -685,6 +709,10 @@ int run(int argc, char** argv) {
   if (command == "trace") return trace_command(positional);
   if (command == "benchgen") return benchgen_command(positional);
   const std::vector<int> procs = check_flags();
+  if (absl::GetFlag(FLAGS_partitioner) == "parmetis") {
+    if (command != "estimate") throw UsageError(kParmetisIsForEstimate);
+    join_distributed_partitioning(argv);  // the other MPI ranks end here
+  }
   if (command == "demo") {
     if (positional.size() > 1) throw UsageError(absl::StrCat("demo takes no arguments, got '", positional[1], "'"));
     return demo(procs);
@@ -697,6 +725,11 @@ int run(int argc, char** argv) {
 }  // namespace commanalyzer::cli
 
 int main(int argc, char** argv) {
+  // Whatever the exit status, the other MPI ranks of --partitioner parmetis
+  // are released.
+  struct LeaveDistributed {
+    ~LeaveDistributed() { commanalyzer::cli::leave_distributed_partitioning(); }
+  } leave;
   try {
     return commanalyzer::cli::run(argc, argv);
   } catch (const commanalyzer::cli::UsageError& e) {

@@ -194,6 +194,8 @@ fs::path find_hypergraph_partitioner() {
   }
 }
 
+fs::path find_mpi_tool() { return find_runfile("tools/commanalyzer_mpi"); }
+
 Toolchain Toolchain::locate() {
   Toolchain t;
   t.plugin = find_runfile("instrument/libcommanalyzer_pass.so");

@@ -47,6 +47,10 @@ struct Toolchain {
 // candidate), or an empty path when it is not there.
 std::filesystem::path find_hypergraph_partitioner();
 
+// tools/commanalyzer_mpi next to the tool (--partitioner parmetis re-executes
+// as it); throws RunError when it is not there.
+std::filesystem::path find_mpi_tool();
+
 struct BuildRequest {
   std::vector<std::filesystem::path> sources;
   std::vector<std::string> compile_flags;  // -I -D -U -O -std= -f -W -m -g

@@ -37,6 +37,7 @@ ABSL_FLAG(std::string, hosts, "", "place: comma-separated host names of the node
 ABSL_DECLARE_FLAG(std::string, procs);
 ABSL_DECLARE_FLAG(std::string, ownership);
 ABSL_DECLARE_FLAG(std::string, distribution);
+ABSL_DECLARE_FLAG(std::string, partitioner);
 
 namespace commanalyzer::cli {
 namespace {
@@ -72,6 +73,9 @@ std::vector<std::string> underscore_flag_names(int argc, char** argv) {
 DistributionPortfolio portfolio_from_flags(int procs) {
   if (absl::GetFlag(FLAGS_ownership) != "location") {
     throw PlaceError("--ownership: place works with ownership by location (the default) only");
+  }
+  if (absl::GetFlag(FLAGS_partitioner) == "parmetis") {
+    throw PlaceError("--partitioner parmetis is for estimate (mpirun -np K commanalyzer estimate PROFILE ...)");
   }
   const std::string d = absl::GetFlag(FLAGS_distribution);
   try {

@@ -21,6 +21,7 @@
 ABSL_DECLARE_FLAG(std::string, procs);
 ABSL_DECLARE_FLAG(std::string, ownership);
 ABSL_DECLARE_FLAG(std::string, distribution);
+ABSL_DECLARE_FLAG(std::string, partitioner);
 
 namespace commanalyzer::cli {
 
@@ -78,6 +79,9 @@ DistributionPortfolio portfolio_from_flags(std::size_t array_count, int procs) {
 ProfileEstimate estimate_profile(const std::string& path, int procs) {
   if (absl::GetFlag(FLAGS_ownership) != "location") {
     throw CommandError("--ownership: trace and benchgen estimate with ownership by location only", 2);
+  }
+  if (absl::GetFlag(FLAGS_partitioner) == "parmetis") {
+    throw CommandError("--partitioner parmetis is for estimate (mpirun -np K commanalyzer estimate PROFILE ...)", 2);
   }
   if (const std::string error = network_flag_error(); !error.empty()) throw CommandError(error, 2);
   ProfileInfo info;

@@ -8,6 +8,7 @@ packages=(
   bazel-bootstrap bazel-platforms      # Bazel 4.2.3 and @platforms
   g++ libabsl-dev libboost-graph-dev libmetis-dev
   libtrilinos-zoltan-dev               # Zoltan's hypergraph partitioner
+  libscotchparmetis-dev                # ParMETIS's API by PT-Scotch (--partitioner parmetis)
   libgtest-dev libgmock-dev libbenchmark-dev
   llvm-16-dev clang-16                 # the instrumentation shim
   libopenmpi-dev openmpi-bin           # MPI reference runs

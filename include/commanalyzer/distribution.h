@@ -15,6 +15,9 @@
 //  - hypergraph: a hypergraph partition of the locations by connectivity
 //    (hypergraph.h; Zoltan's PHG from the command line), offered with metis
 //    when a partitioner is given;
+//  - parmetis: a graph partition of the locations computed over MPI ranks
+//    (parmetis_partitioner.h), for graphs past one machine; offered in
+//    metis's place when a distributed partitioner is given;
 //  - a user's map (distribution_map.h): what the user plans to write.
 // Free nodes (temporaries) go with the process they exchange most uses with.
 #ifndef COMMANALYZER_DISTRIBUTION_H_
@@ -48,6 +51,12 @@ struct Distribution {
   // The grid shape each array class was cut along, where one is known
   // (cartesian, a user's grid); empty = none. For drawing the owner map.
   std::vector<std::vector<std::uint64_t>> class_shape;
+};
+
+// A partitioner of the location graph: an owner in [0, procs) per node.
+template <class P>
+concept LocationPartitioner = requires(const P& p, const LocationIndex& index, int procs) {
+  { p.partition(index, procs) } -> std::same_as<std::vector<ProcId>>;
 };
 
 template <class D>
@@ -102,15 +111,22 @@ struct DistributionPortfolio {
   // (hypergraph.h), offered with metis; empty: none. A partitioner that
   // throws costs its candidate only.
   std::function<std::vector<ProcId>(const LocationIndex&, int)> hypergraph;
+  // Owner per node from a distributed graph partitioner (a
+  // LocationPartitioner such as ParmetisPartitioner), offered as
+  // "parmetis" where metis would be; empty: none. It was asked for, so its
+  // failure fails the estimate.
+  std::function<std::vector<ProcId>(const LocationIndex&, int)> distributed;
 
   DistributionPortfolio() = default;
   DistributionPortfolio(bool b, bool c, bool m, std::optional<DistributionMap> user = std::nullopt)
       : block(b), cartesian(c), metis(m), map(std::move(user)) {}
   DistributionPortfolio(const DistributionPortfolio& o) : DistributionPortfolio(o.block, o.cartesian, o.metis, o.map) {
     hypergraph = o.hypergraph;
+    distributed = o.distributed;
   }
   DistributionPortfolio& operator=(const DistributionPortfolio& o) {
     block = o.block, cartesian = o.cartesian, metis = o.metis, map = o.map, hypergraph = o.hypergraph;
+    distributed = o.distributed;
     return *this;
   }
 
@@ -146,6 +162,9 @@ struct DistributionPortfolio {
                                        [](const LocationIndex::ArrayClass& c) { return c.indexed_indirectly; });
     if (metis && (out.empty() || irregular)) {
       out.push_back({"metis", metis_distribution(index, procs), {}});
+    }
+    if (distributed && (out.empty() || irregular)) {
+      out.push_back({"parmetis", distributed(index, procs), {}});
     }
     if (hypergraph && (out.empty() || irregular)) {
       try {
