@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Instrumented vs native, side by side in one run: wall time and peak memory
-# of the sequential program (the instrumented run includes writing the
-# profile). The estimate's own speed: bench/run.sh, bench/estimate_speed.sh;
-# two builds of the instrumentation against each other: bench/ab_overhead.sh.
+# Instrumented vs native and vs DataFlowSanitizer (issue 17's yardstick),
+# side by side in one run: wall time and peak memory of the sequential
+# program (the instrumented run includes writing the profile). The
+# estimate's own speed: bench/run.sh, bench/estimate_speed.sh; two builds
+# of the instrumentation against each other: bench/ab_overhead.sh.
 # Where perf can sample, one more instrumented run splits its time: the
 # program's own functions (its code with the pass's inline label code) and
 # the rest (the runtime's hooks, libc, the kernel). The first, as a ratio to
@@ -43,26 +44,29 @@ mkdir -p bench/results
   echo
   echo "Command: \`bench/shim_overhead.sh $*\`; $(date -u +%Y-%m-%d), $(nproc) cores, best of 3 runs each."
   echo "Native: clang-16 -O1 -fno-vectorize -fno-slp-vectorize (the flags analyze uses, without the pass)."
+  echo "DataFlowSanitizer: clang-16 -O2 -fsanitize=dataflow (issue 17's yardstick: a label per byte, inline shadow code)."
   echo "Instrumented: the same with the CommAnalyzer pass and runtime, writing its profile at exit."
   echo "Program code: perf samples of one more instrumented run in functions the native program defines"
   echo "(its own code with the pass's inline label code), and that time over native: the floor for runtime-only changes."
   echo
-  echo "| program | native s | native MiB | instrumented s | instrumented MiB | time ratio | memory ratio | profile MiB | program code share | program code ratio |"
-  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| program | native s | native MiB | DFSan s | instrumented s | instrumented MiB | time ratio | instrumented / DFSan | memory ratio | profile MiB | program code share | program code ratio |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 } >"$work/report"
 for c in "${programs[@]}"; do
   IFS='|' read -r name src args <<<"$c"
   clang-16 -O1 -fno-vectorize -fno-slp-vectorize -Iinclude "$src" -o "$work/native" -lm
+  clang-16 -O2 -fsanitize=dataflow -Iinclude "$src" -o "$work/dfsan" -lm
   "$tool" build "$src" --output "$work/instrumented"
   measure "$work/n" 3 "$work/native" $args
+  measure "$work/d" 3 "$work/dfsan" $args
   export COMMANALYZER_PROFILE="$work/p.profile"
   measure "$work/i" 3 "$work/instrumented" $args
-  read -r ns nk <"$work/n"; read -r is ik <"$work/i"
+  read -r ns nk <"$work/n"; read -r ds _ <"$work/d"; read -r is ik <"$work/i"
   pk=$(( $(stat -c %s "$work/p.profile") / 1024 ))
   share=$(program_share "$work/native" "$work/instrumented" $args)
-  awk -v name="$name" -v ns="$ns" -v nk="$nk" -v is="$is" -v ik="$ik" -v pk="$pk" -v share="$share" 'BEGIN {
+  awk -v name="$name" -v ns="$ns" -v nk="$nk" -v ds="$ds" -v is="$is" -v ik="$ik" -v pk="$pk" -v share="$share" 'BEGIN {
     split_cols = share == "" ? "| n/a | n/a |" : sprintf("| %.0f %% | %.1fx |", 100 * share, share * is / ns);
-    printf "| %s | %.3f | %.1f | %.2f | %.1f | %.0fx | %.0fx | %.1f %s\n", name, ns, nk/1024, is, ik/1024, is/ns, ik/nk, pk/1024, split_cols }' >>"$work/report"
+    printf "| %s | %.3f | %.1f | %.3f | %.2f | %.1f | %.0fx | %.1fx | %.0fx | %.1f %s\n", name, ns, nk/1024, ds, is, ik/1024, is/ns, is/ds, ik/nk, pk/1024, split_cols }' >>"$work/report"
 done
 cp "$work/report" "$report"
 cat "$report"

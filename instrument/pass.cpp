@@ -649,6 +649,8 @@ private:
   DenseMap<Value *, Value *> Shadows;       // value -> its i64 label
   // emitUnion's results -> their operands (stripComputed).
   DenseMap<Value *, std::pair<Value *, Value *>> UnionOperands;
+  // ... and the other way round: (lower, higher operand) -> the latest union.
+  DenseMap<std::pair<Value *, Value *>, PHINode *> UnionsByOperands;
   SmallVector<std::pair<PHINode *, PHINode *>, 16> PendingPhis;
   const SmallPtrSetImpl<PHINode *> &LoopResults;
   DenseMap<PHINode *, Value *> LoopResultLabels;
@@ -1159,9 +1161,27 @@ private:
         return V == It->second.first || V == It->second.second;
       };
       auto *Sel = dyn_cast<SelectInst>(stripComputed(LB));
-      if (IsOperand(LB) || (Sel && IsOperand(Sel->getTrueValue()) &&
-                            IsOperand(Sel->getFalseValue())))
+      // LB a union of the same operands (the select's label joins the
+      // comparison's, made from the same two values): LA again.
+      auto LBOperands = UnionOperands.find(stripComputed(LB));
+      if (IsOperand(LB) ||
+          (Sel && IsOperand(Sel->getTrueValue()) &&
+           IsOperand(Sel->getFalseValue())) ||
+          (LBOperands != UnionOperands.end() &&
+           IsOperand(LBOperands->second.first) &&
+           IsOperand(LBOperands->second.second)))
         return B.CreateOr(LA, kComputedBit);
+    }
+    // The same two labels joined earlier in this block (a comparison and
+    // the select it decides both join their operands): that union's label,
+    // not a second node with the same leaves. Its phi heads the block, so
+    // it dominates the insertion point.
+    {
+      auto Earlier = UnionsByOperands.find(
+          orderedPair(stripComputed(LA), stripComputed(LB)));
+      if (Earlier != UnionsByOperands.end() &&
+          Earlier->second->getParent() == B.GetInsertBlock())
+        return Earlier->second;
     }
     LLVMContext &C = F.getContext();
     auto [SplitBefore, Head, Tail] = splitForInlinePath(B, "ca.union.done");
@@ -1241,7 +1261,12 @@ private:
     P->addIncoming(Node, Make);
     P->addIncoming(Called, Slow);
     UnionOperands[P] = {stripComputed(LA), stripComputed(LB)};
+    UnionsByOperands[orderedPair(stripComputed(LA), stripComputed(LB))] = P;
     return P;
+  }
+
+  static std::pair<Value *, Value *> orderedPair(Value *X, Value *Y) {
+    return std::less<Value *>()(X, Y) ? std::make_pair(X, Y) : std::make_pair(Y, X);
   }
 
   // V without the computed bits the pass or'ed into it: the same label but

@@ -132,8 +132,15 @@ class Analyzer {
       rehome_loop_result(copy, addr);
       return label;
     }
-    ++stats_.creations;
     slicer_.flatten(label, sources_);
+    return store_new_value(addr, size, label, site, first, last);
+  }
+
+  // The rest of store() for a label that makes a new value instance, its
+  // source set already in sources_ (loop_result has flattened it).
+  Label store_new_value(Address addr, std::uint32_t size, Label label, std::uint32_t site, std::uint64_t first,
+                        std::uint64_t last) {
+    ++stats_.creations;
     // Coalescing joins the updates of one location: the previous value's
     // vertex must be homed here. A value replicated into many locations (a
     // C++ fill: vector<double>(n, 0.0), assign, std::fill store one loaded
@@ -181,10 +188,17 @@ class Analyzer {
     // sqrt(values so far) values, the singleton scorer's degree floor. A
     // smaller result (an element's gradient over its 8 nodes) is a local
     // computation, carried as a label and recomputed where it is used.
-    slicer_.flatten(label, sources_);
+    flatten_loop_result(label);
     const auto n = static_cast<std::uint64_t>(sources_.size());
-    if (n * n < profile_.values.count()) return label;
-    return store(kLoopResultBase + Address{8} * site, 8, label, site);
+    if (n * n < profile_.values.count()) {
+      remember_loop_result(label);
+      return label;
+    }
+    forget_loop_result();
+    ++stats_.stores;
+    const Address at = kLoopResultBase + Address{8} * site;
+    const auto [first, last] = words_of<kWordBytes>(at, 8);
+    return store_new_value(at, 8, label, site, first, last);
   }
 
   // A loop's result lives where it is first stored (C(i, j) = the row
@@ -469,6 +483,32 @@ class Analyzer {
   std::set<std::uint32_t> site_ids_;
   std::uint32_t allocation_count_ = 0;
   std::vector<ValueId> sources_;
+  // The last loop result too small to be a value instance, and its source
+  // set: a running result tested at every exit of an inner loop (a sweep's
+  // residual, row by row) extends it, and loop_result walks only the new
+  // part. Valid while no label collection has run since (a collection may
+  // reuse the label's node).
+  Label known_result_ = kNoLabel;
+  std::vector<ValueId> known_result_sources_;
+  std::size_t known_result_collections_ = 0;
+
+  void flatten_loop_result(Label label) {
+    if constexpr (requires { slicer_.flatten_extending(label, label, std::span<const ValueId>{}, sources_); }) {
+      if (known_result_ != kNoLabel && known_result_collections_ == slicer_.collections()) {
+        slicer_.flatten_extending(label, known_result_, known_result_sources_, sources_);
+        return;
+      }
+    }
+    slicer_.flatten(label, sources_);
+  }
+  void remember_loop_result(Label label) {
+    if constexpr (requires { slicer_.collections(); }) {
+      known_result_ = label;
+      std::swap(known_result_sources_, sources_);  // sources_ is scratch: the next flatten clears it
+      known_result_collections_ = slicer_.collections();
+    }
+  }
+  void forget_loop_result() { known_result_ = kNoLabel; }
   std::vector<ValueId> copy_buffer_;
   bool counting_ = true;
   bool explicit_region_ = false;

@@ -308,6 +308,32 @@ class UnionDagSlicer {
     for (std::size_t i = 0; i < kept; ++i) out.push_back(leaves[i]);
   }
 
+  // flatten(root, out) when the source set of `known` is at hand (sorted,
+  // unique): the walk does not go below `known` and merges its set in if it
+  // meets it. A label that extends one flattened before (a loop's running
+  // result, tested at every exit of an inner loop) costs its new part, not
+  // the whole DAG again.
+  void flatten_extending(Label root, Label known, std::span<const ValueId> known_sources, std::vector<ValueId>& out) {
+    root &= ~kComputedBit;
+    known &= ~kComputedBit;
+    if (root == known) {
+      out.assign(known_sources.begin(), known_sources.end());
+      return;
+    }
+    if ((root & kNodeBit) == 0 || (known & kNodeBit) == 0) {
+      flatten(root, out);
+      return;
+    }
+    out.clear();
+    const bool met = flatten_large(std::span<const Label>(&root, 1), out, 0, known & kPayloadMask);
+    if (!met) return;
+    merge_scratch_.resize(out.size() + known_sources.size());
+    const auto end = std::set_union(out.begin(), out.end(), known_sources.begin(), known_sources.end(),
+                                    merge_scratch_.begin());
+    merge_scratch_.resize(static_cast<std::size_t>(end - merge_scratch_.begin()));
+    std::swap(out, merge_scratch_);
+  }
+
   // Node slots (live or reusable).
   std::size_t node_count() const { return nodes_.size() - (run_is_tail_ ? unused_run() : 0); }
 
@@ -380,14 +406,14 @@ class UnionDagSlicer {
     if (const std::size_t tail = nodes_.size() & 63; tail != 0) in_use_.back() |= ~std::uint64_t{0} << tail;
     free_slots_ = nodes_.size() - marked_;
     alloc_cursor_ = 0;
-    // Grow when at least two thirds of the arena are live (else reuse it),
-    // to 1.5 times what is live, and so that the nodes made until the next
-    // collection outnumber the words it scans. Not 2 times: a sweep's labels
-    // live until its residual is tested, then all die; the arena ends up
-    // around its peak live set plus the growth margin, and each sweep's
-    // collection marks about that margin (Heat2D 1024: arena 8.4M -> 5.7M
-    // nodes, 3.2M -> 0.45M marked per step).
-    collect_at_ = std::max({min_nodes_, marked_ + marked_ / 2, marked_ + root_words_});
+    // Grow when more than a third of the arena is live (else reuse it), to
+    // 3 times what is live, and so that the nodes made until the next
+    // collection outnumber the words it scans: the nodes made between two
+    // collections are then at least twice the ones the second one marks,
+    // half a mark per node made. A sweep's labels live until its residual
+    // is tested, then all die: with a margin of half the live set, a big
+    // sweep's collections marked two nodes for every one they freed.
+    collect_at_ = std::max({min_nodes_, 3 * marked_, marked_ + root_words_});
     std::fill(memo_.begin(), memo_.end(), MemoEntry{});
     newest_ = kNoLabel;
   }
@@ -438,6 +464,7 @@ class UnionDagSlicer {
     marked_ += marked;
   }
 
+  static constexpr std::size_t kNoStop = ~std::size_t{0};
   static constexpr std::size_t kSmallWalk = 128;
   static constexpr std::size_t kUnmarkedNodes = 2048;
   // Read the leaf bitmap back when its summary has at most this many words
@@ -474,8 +501,10 @@ class UnionDagSlicer {
   // since a store to a bitmap word may alias them as far as the compiler
   // knows. It is the inner loop of every big flatten (a residual over a
   // whole sweep: millions of nodes).
-  [[gnu::noinline]] void flatten_large(std::span<const Label> pending, std::vector<ValueId>& out,
-                                        std::size_t unmarked) {
+  // With a `stop` node (only when unmarked == 0), the walk does not expand
+  // it; returns whether it met it.
+  [[gnu::noinline]] bool flatten_large(std::span<const Label> pending, std::vector<ValueId>& out,
+                                        std::size_t unmarked, std::size_t stop = kNoStop) {
     if (visited_.size() * 64 < nodes_.size()) visited_.resize((nodes_.size() + 63) / 64, 0);
     const Node* const nodes = nodes_.data();
     std::uint64_t* const visited = visited_.data();
@@ -517,6 +546,13 @@ class UnionDagSlicer {
     if (visited_words_.size() < 64) visited_words_.resize(64);
     std::size_t* touched = visited_words_.data();
     std::size_t touched_count = 0, touched_room = visited_words_.size();
+    // The stop node counts as visited from the start; meeting it again is
+    // the one visited check that says so.
+    bool met_stop = false;
+    if (stop != kNoStop) {
+      visited[stop >> 6] |= std::uint64_t{1} << (stop & 63);
+      touched[touched_count++] = stop >> 6;
+    }
     // The stack starts with the pending labels and room for a node's two
     // operands; it doubles when a push finds it full.
     std::size_t top = pending.size();
@@ -579,7 +615,10 @@ class UnionDagSlicer {
         const std::size_t index = label & kPayloadMask;
         const std::uint64_t bit = std::uint64_t{1} << (index & 63);
         const std::uint64_t word = visited[index >> 6];
-        if ((word & bit) != 0) break;
+        if ((word & bit) != 0) {
+          met_stop |= index == stop;
+          break;
+        }
         if (word == 0) {
           if (touched_count == touched_room) [[unlikely]] {
             visited_words_.resize(2 * touched_room);
@@ -594,7 +633,7 @@ class UnionDagSlicer {
     }
     out.resize(kept);
     for (std::size_t i = 0; i < touched_count; ++i) visited[touched[i]] = 0;
-    if (out.empty()) return;
+    if (out.empty()) return met_stop;
     // The bitmap has a summary level (a bit per non-empty word), so reading
     // it back costs one step per 4096 ids of the range plus one per
     // non-empty word, whatever the range.
@@ -615,7 +654,7 @@ class UnionDagSlicer {
           }
         }
       }
-      return;
+      return met_stop;
     }
     for (const ValueId v : out) {
       seen_[v >> 6] = 0;
@@ -623,6 +662,7 @@ class UnionDagSlicer {
     }
     slicer_internal::sort_unique_ids(out, static_cast<ValueId>(lo_word << 6), static_cast<ValueId>((hi_word << 6) | 63),
                                      sort_scratch_);
+    return met_stop;
   }
 
   struct MemoEntry {
@@ -640,6 +680,7 @@ class UnionDagSlicer {
   std::vector<std::uint64_t> seen_;        // leaf bitmap of flatten_large, all zero between calls
   std::vector<std::uint64_t> seen_words_;  // its summary: a bit per non-empty word of seen_
   std::vector<ValueId> sort_scratch_;
+  std::vector<ValueId> merge_scratch_;  // flatten_extending's union
   Label newest_ = kNoLabel;  // the node made last (in no memo entry yet)
   // Slots for new nodes (see share_run); the tail of the arena, or slots
   // the sweep handed out. Both are out of free_slots_.
