@@ -13,6 +13,9 @@
 #   2. the MPI build under the PMPI counter (examples/measure) per count;
 #   3. a row per count: measured and estimated bytes, accuracy =
 #      1 - |est - meas| / meas, printed and, with --doc, appended to FILE.
+# --opt takes one level or a list (--opt -O0,-O1,-O2,-O3): one analysis
+# and one row per count for each, against the same MPI runs, and the
+# spread of the estimates over the levels.
 #
 # Codes (CHECKOUT = a checkout of github.com/ParRes/Kernels):
 #   prk_stencil   SERIAL/Stencil and MPI1/Stencil: 2-D star stencil of
@@ -48,6 +51,10 @@ done
 [ -f "$root/tools/public/$code.patch" ] || { echo "validate_public.sh: no patch for code '$code'" >&2; exit 2; }
 [ -n "$src" ] && [ -d "$src" ] || { echo "validate_public.sh: give the checkout directory of $code" >&2; exit 2; }
 src="$(cd "$src" && pwd)"
+IFS=, read -r -a levels <<< "$opt"
+for level in "${levels[@]}"; do
+  [[ "$level" =~ ^-O[0-3s]$ ]] || { echo "validate_public.sh: --opt: '$level' is not -O0 .. -O3 or -Os" >&2; exit 2; }
+done
 out="${out:-$(mktemp -d /tmp/commanalyzer-public-XXXXXX)}"
 mkdir -p "$out" && out="$(cd "$out" && pwd)"
 
@@ -118,11 +125,13 @@ esac
 (cd "$work" && patch -s -p1 < "$root/tools/public/$code.patch") ||
   { echo "validate_public.sh: tools/public/$code.patch does not apply to this checkout" >&2; exit 1; }
 
-echo "[public] analysing the serial $code ($what) at $opt for P = $procs" >&2
-# Both runs start in $out: programs that write files (HPCCG's yaml) write them there.
-(cd "$out" && "$tool" analyze "${serial[@]}" -I"$work/include" ${defs[@]+"${defs[@]}"} "$opt" --procs "$procs" \
-  --json "$out/estimate.json" --out "$out/analysis" -- "${args[@]}") > "$out/analysis.log" 2>&1 ||
-  { tail -20 "$out/analysis.log" >&2; echo "validate_public.sh: analysis failed" >&2; exit 1; }
+for level in "${levels[@]}"; do
+  echo "[public] analysing the serial $code ($what) at $level for P = $procs" >&2
+  # Both runs start in $out: programs that write files (HPCCG's yaml) write them there.
+  (cd "$out" && "$tool" analyze "${serial[@]}" -I"$work/include" ${defs[@]+"${defs[@]}"} "$level" --procs "$procs" \
+    --json "$out/estimate$level.json" --out "$out/analysis$level" -- "${args[@]}") > "$out/analysis$level.log" 2>&1 ||
+    { tail -20 "$out/analysis$level.log" >&2; echo "validate_public.sh: analysis at $level failed" >&2; exit 1; }
+done
 
 lib="$out/libpmpi_counter.so"
 mpicc -O2 -shared -fPIC -o "$lib" "$root/examples/measure/pmpi_counter.c"
@@ -140,20 +149,30 @@ done
 rows=$(python3 - "$out" "$code" "$what" "$opt" "${counts[@]}" <<'EOF'
 import json, sys
 out, code, what, opt, counts = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
-est = {e["n"]: e for e in json.load(open(f"{out}/estimate.json"))["procs"]}
+levels = opt.split(",")
+est = {l: {e["n"]: e for e in json.load(open(f"{out}/estimate{l}.json"))["procs"]} for l in levels}
 for p in counts:
     m = json.load(open(f"{out}/measured_p{p}.json"))
-    e = est[int(p)]
-    acc = 1 - abs(e["total_bytes"] - m["total_bytes"]) / m["total_bytes"] if m["total_bytes"] else float("nan")
-    print(f"| {code} | {what} | {opt} | {p} | {m['total_bytes']:,} | {e['total_bytes']:,} | {100 * acc:.1f}% "
-          f"| {m['p2p_bytes']:,} / {m['collective_bytes']:,} | {e['p2p_bytes']:,} / {e['collective_bytes']:,} "
-          f"| {e.get('distribution', '')} |")
+    for l in levels:
+        e = est[l][int(p)]
+        acc = 1 - abs(e["total_bytes"] - m["total_bytes"]) / m["total_bytes"] if m["total_bytes"] else float("nan")
+        print(f"| {code} | {what} | {l} | {p} | {m['total_bytes']:,} | {e['total_bytes']:,} | {100 * acc:.1f}% "
+              f"| {m['p2p_bytes']:,} / {m['collective_bytes']:,} | {e['p2p_bytes']:,} / {e['collective_bytes']:,} "
+              f"| {e.get('distribution', '')} |")
+if len(levels) > 1:
+    # (max - min) / min of the estimates over the levels, the largest over P
+    spread = max((max(t) - min(t)) / min(t) if min(t) else 0.0
+                 for t in ([est[l][int(p)]["total_bytes"] for l in levels] for p in counts))
+    print(f"SPREAD {100 * spread:.2f}")
 EOF
 )
+spread=$(sed -n 's/^SPREAD //p' <<< "$rows")
+rows=$(grep -v '^SPREAD ' <<< "$rows")
 header="| code | problem | build | P | measured B | estimated B | accuracy | meas p2p / coll B | est p2p / coll B | distribution |
 |---|---|---|---:|---:|---:|---:|---:|---:|---|"
 echo "$header"
 echo "$rows"
+[ -z "$spread" ] || echo "estimates over $opt differ by at most $spread % (largest over P of (max - min) / min)"
 if [ -n "$doc" ]; then
   {
     echo
@@ -162,6 +181,10 @@ if [ -n "$doc" ]; then
     echo
     echo "$header"
     echo "$rows"
+    if [ -n "$spread" ]; then
+      echo
+      echo "Over $opt the estimates differ by at most $spread % (largest over P of (max - min) / min)."
+    fi
   } >> "$doc"
 fi
 echo "[public] results in $out" >&2
