@@ -1,15 +1,20 @@
 # Sourced by the scripted benchmarks (shim_overhead.sh, estimate_speed.sh,
 # end_to_end.sh): the repository root as working directory, the tool built
-# ($tool), a scratch directory ($work, removed at exit), $quick (true when
-# --quick is among the arguments), `measure`, and issue 3's two benchmark
-# programs as "name|source|arguments" ($programs; smaller ones with --quick).
+# and copied ($tool), a scratch directory ($work, removed at exit), $quick
+# (true when --quick is among the arguments), `measure`, and issue 3's two
+# benchmark programs as "name|source|arguments" ($programs; smaller ones
+# with --quick).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
 bazel build //tools:commanalyzer >/dev/null 2>&1
-tool="$PWD/bazel-bin/tools/commanalyzer"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# A copy, with its runfiles (the pass and runtime): a rebuild of the
+# workspace during a long run cannot change the tool half-way through.
+cp -L bazel-bin/tools/commanalyzer "$work/commanalyzer"
+cp -rL bazel-bin/tools/commanalyzer.runfiles "$work/commanalyzer.runfiles"
+tool="$work/commanalyzer"
 quick=false
 for arg in "$@"; do [ "$arg" != --quick ] || quick=true; done
 programs=("MatMul n=256|examples/matmul/matmul_seq.c|256"
