@@ -11,20 +11,6 @@
 # Usage: bench/shim_overhead.sh [--quick]   (writes bench/results/shim_overhead.md)
 source "$(dirname "$0")/programs.sh"
 
-measure() {  # measure OUT RUNS CMD...: "seconds peak_kib" of the best of RUNS runs
-  local out="$1" runs="$2"; shift 2
-  local best=""
-  for _ in $(seq "$runs"); do
-    # Wall time to the microsecond (/usr/bin/time gives 0.01 s: MatMul's
-    # native run is 0.02 s), peak memory from /usr/bin/time.
-    local start=$EPOCHREALTIME
-    /usr/bin/time -f "%M" -o "$work/t" "$@" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
-    local t; t="$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.4f", b - a }') $(cat "$work/t")"
-    if [ -z "$best" ] || awk -v a="${t%% *}" -v b="${best%% *}" 'BEGIN{exit !(a<b)}'; then best="$t"; fi
-  done
-  echo "$best" >"$out"
-}
-
 # program_share NATIVE INSTRUMENTED ARGS...: the fraction of the instrumented
 # run's samples in functions the native program also defines (its own code
 # and the inline instrumentation in it); empty if perf cannot sample here.

@@ -306,6 +306,45 @@ TEST(Distribution, AGrownArraysValuesLiveWhereTheCopyPutThem) {
   EXPECT_EQ(est.estimate(2).p2p_bytes, 2u * 8);
 }
 
+// Where values of freed arrays live: the last move covering their byte,
+// followed through every freed array on the way.
+TEST(Distribution, LiveHomeFollowsTheLastMoveCoveringEachByte) {
+  const std::vector<ArrayExtent> arrays{{0, 100, true}, {1000, 64, true}, {2000, 200, false}};
+  const std::vector<ArrayMove> moves{{1, 2, 0, 0, 64}, {1, 3, 32, 100, 16}, {2, 3, 0, 0, 16}};
+  const LocationIndex::LastMoves last(moves, arrays.size());
+  using Home = std::pair<std::uint32_t, std::uint64_t>;
+  EXPECT_EQ(LocationIndex::live_home(1, 40, arrays, last), (Home{3, 108}));  // the later move, over the first
+  EXPECT_EQ(LocationIndex::live_home(1, 8, arrays, last), (Home{3, 8}));     // 1 -> 2 -> 3
+  EXPECT_EQ(LocationIndex::live_home(1, 56, arrays, last), (Home{2, 56}));   // no move out of 2 covers it
+  EXPECT_EQ(LocationIndex::live_home(1, 80, arrays, last), (Home{1, 80}));   // never copied
+}
+
+// The painted intervals answer as a scan of every move would: the last
+// one in recorded order whose source range holds the byte.
+TEST(Distribution, LastMovesAgreesWithAScanOfEveryMove) {
+  std::vector<ArrayMove> moves;
+  std::uint64_t seed = 12345;
+  auto next = [&](std::uint64_t bound) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (seed >> 33) % bound;
+  };
+  for (int k = 0; k < 300; ++k) {
+    const auto from = static_cast<std::uint32_t>(1 + next(3));
+    const std::uint64_t first = next(1000);
+    moves.push_back({from, static_cast<std::uint32_t>(1 + next(3)), first, next(500), next(1000 - first)});
+  }
+  const LocationIndex::LastMoves last(moves, 3);
+  for (std::uint32_t g = 1; g <= 3; ++g) {
+    for (std::uint64_t offset = 0; offset < 1000; ++offset) {
+      const ArrayMove* scanned = nullptr;
+      for (const ArrayMove& m : moves) {
+        if (m.from == g && offset >= m.from_offset && offset < m.from_offset + m.bytes) scanned = &m;
+      }
+      ASSERT_EQ(last.covering(g, offset), scanned) << "array " << g << " offset " << offset;
+    }
+  }
+}
+
 // The Parallel Research Kernels' stencil refreshes its input every step
 // (`in[i] += 1.0`): a ghost copy is received again each step, not kept
 // current from the ghost copy before (which no SPMD code does).

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # validate.sh [--quick] [--apps a,b,...] [--out DIR] [--doc FILE | --no-doc] [--no-profiles]
 #             [--analyze-flags 'FLAGS'] [--tool COMMANALYZER --case 'APP|ARGS|P1,...' ... --check 'BOUNDS']
+# validate.sh --list-cases [--quick]
 #
 # The paper's validation (Section 5, Table 2) on this machine, in one command:
 #   1. tools/setup.sh and `bazel build //tools:commanalyzer` (the built tool and
@@ -21,6 +22,8 @@
 #   --analyze-flags '--partitioner metis-volume' (default: the tool's defaults).
 # --tool: use this commanalyzer binary, skip set-up and build (Bazel tests).
 # --case: replaces the built-in sizes (repeatable), e.g. --case 'heat2d|48 10|2,4'.
+# --list-cases: print the cases of the mode as APP|ARGS|P1,... lines and stop
+#   (bench/end_to_end.sh runs the examples at these sizes).
 # --check: bound options for validation_table.py (e.g. '--min-accuracy 0.9');
 #   a violated bound makes the exit status 1.
 # DIR defaults to /tmp/commanalyzer-validation[-quick]. Every step is timed;
@@ -39,6 +42,7 @@ keep_profiles=1
 tool=""
 check=""
 analyze_flags=""
+list_cases=0
 custom_cases=()
 cmdline="tools/validate.sh${*:+ $*}"
 while [ $# -gt 0 ]; do
@@ -57,6 +61,7 @@ while [ $# -gt 0 ]; do
     --case) custom_cases+=("$2"); shift ;;
     --check) check="$2"; shift ;;
     --analyze-flags) analyze_flags="$2"; shift ;;
+    --list-cases) list_cases=1 ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "validate.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -100,6 +105,10 @@ elif [ $mode = quick ]; then
   cases=("${quick_cases[@]}")
 else
   cases=("${full_cases[@]}")
+fi
+if [ $list_cases = 1 ]; then
+  printf '%s\n' "${cases[@]}"
+  exit 0
 fi
 if [ -z "$out" ]; then
   out=/tmp/commanalyzer-validation

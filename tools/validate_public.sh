@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # validate_public.sh --code CODE CHECKOUT [--size N] [--iterations T] [--procs P1,P2,...]
-#                    [--opt -O2] [--out DIR] [--doc FILE]
+#                    [--opt -O2] [--out DIR] [--doc FILE] [--prepare-only]
 #
 # Estimated against measured communication on public code nobody on the
 # team wrote. CHECKOUT is a checkout of the code (it is copied, never
@@ -27,11 +27,14 @@
 #                 -DUSING_MPI: 27-point operator on an n x n x 4n grid,
 #                 z-slabs of n x n x 4n/P on P processes; T CG iterations
 #                 (defaults n=16, T=10; P must divide 4n)
+# --prepare-only: only copy and patch the code into DIR/src and write
+#   DIR/program.sh, which a script sources for the serial build (bash arrays
+#   lang, serial, defs, args; its environment exported): bench/end_to_end.sh.
 # A full tools/validate.sh run rewrites docs/VALIDATION.md: run this after
 # it, with --doc docs/VALIDATION.md, to add the public codes' rows.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-code="" src="" size="" iters=10 procs="4,16" opt="-O2" out="" doc=""
+code="" src="" size="" iters=10 procs="4,16" opt="-O2" out="" doc="" prepare_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --code) code="$2"; shift ;;
@@ -41,6 +44,7 @@ while [ $# -gt 0 ]; do
     --opt) opt="$2"; shift ;;
     --out) out="$2"; shift ;;
     --doc) doc="$2"; shift ;;
+    --prepare-only) prepare_only=1 ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     -*) echo "validate_public.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     *) src="$1" ;;
@@ -57,10 +61,6 @@ for level in "${levels[@]}"; do
 done
 out="${out:-$(mktemp -d /tmp/commanalyzer-public-XXXXXX)}"
 mkdir -p "$out" && out="$(cd "$out" && pwd)"
-
-"$root/tools/setup.sh"
-(cd "$root" && bazel build -c opt //tools:commanalyzer >/dev/null 2>&1) || { echo "building the tool failed" >&2; exit 1; }
-tool="$root/bazel-bin/tools/commanalyzer"
 
 work="$out/src"
 rm -rf "$work"
@@ -124,6 +124,19 @@ case "$code" in
 esac
 (cd "$work" && patch -s -p1 < "$root/tools/public/$code.patch") ||
   { echo "validate_public.sh: tools/public/$code.patch does not apply to this checkout" >&2; exit 1; }
+if [ $prepare_only = 1 ]; then
+  lang=c
+  [ $cxx = mpicxx ] && lang=c++
+  include_dir="$work/include"
+  { declare -p lang serial defs args what include_dir
+    if [ -n "${HPCCG_MAX_ITER:-}" ]; then echo "export HPCCG_MAX_ITER=$HPCCG_MAX_ITER"; fi
+  } > "$out/program.sh"
+  exit 0
+fi
+
+"$root/tools/setup.sh"
+(cd "$root" && bazel build -c opt //tools:commanalyzer >/dev/null 2>&1) || { echo "building the tool failed" >&2; exit 1; }
+tool="$root/bazel-bin/tools/commanalyzer"
 
 for level in "${levels[@]}"; do
   echo "[public] analysing the serial $code ($what) at $level for P = $procs" >&2

@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <future>
 #include <iostream>
 #include <memory>
 #include <mutex>
@@ -139,6 +140,19 @@ struct DistributionPortfolio {
       out.push_back(std::move(d));
       return out;
     }
+    // A graph partition where some array is indexed indirectly (x[col[k]],
+    // a mesh's node list), as MPI codes distribute unstructured data; where
+    // every index is computed from loop counters, regular blocks, whatever
+    // a graph partition's ragged cuts might save (no one writes them; a
+    // transpose's A(i,j) with B(j,i) would even send nothing).
+    const bool irregular = std::any_of(index.classes().begin(), index.classes().end(),
+                                       [](const LocationIndex::ArrayClass& c) { return c.indexed_indirectly; });
+    // The hypergraph partitioner (a Zoltan process) runs while this thread
+    // makes the other candidates; offered as metis is, or alone.
+    std::future<std::vector<ProcId>> hypergraph_owner;
+    if (hypergraph && (irregular || !(block || cartesian || metis || distributed))) {
+      hypergraph_owner = std::async(std::launch::async, hypergraph, std::cref(index), procs);
+    }
     const std::shared_ptr<const CartesianSearch> search = cartesian ? search_for(index) : nullptr;
     if (block) out.push_back({"block", block_distribution(index, procs), {}});
     if (cartesian) {
@@ -153,22 +167,15 @@ struct DistributionPortfolio {
         }
       }
     }
-    // A graph partition where some array is indexed indirectly (x[col[k]],
-    // a mesh's node list), as MPI codes distribute unstructured data; where
-    // every index is computed from loop counters, regular blocks, whatever
-    // a graph partition's ragged cuts might save (no one writes them; a
-    // transpose's A(i,j) with B(j,i) would even send nothing).
-    const bool irregular = std::any_of(index.classes().begin(), index.classes().end(),
-                                       [](const LocationIndex::ArrayClass& c) { return c.indexed_indirectly; });
     if (metis && (out.empty() || irregular)) {
       out.push_back({"metis", metis_distribution(index, procs), {}});
     }
     if (distributed && (out.empty() || irregular)) {
       out.push_back({"parmetis", distributed(index, procs), {}});
     }
-    if (hypergraph && (out.empty() || irregular)) {
+    if (hypergraph_owner.valid()) {
       try {
-        out.push_back({"hypergraph", hypergraph(index, procs), {}});
+        out.push_back({"hypergraph", hypergraph_owner.get(), {}});
       } catch (const std::exception& e) {
         std::cerr << "[commanalyzer] hypergraph candidate for " << procs << " processes left out: " << e.what() << "\n";
       }

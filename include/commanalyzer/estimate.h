@@ -86,18 +86,24 @@ class Estimator {
     }
   }
 
-  CommEstimate estimate(int procs) const {
+  // `threads`: for costing the candidate distributions (by location), each
+  // on its own; the one kept does not depend on it.
+  CommEstimate estimate(int procs, unsigned threads = 1) const {
     if constexpr (kByLocation) {
       const LocationIndex& index = locations();
+      std::vector<Distribution> candidates = partitioner_.candidates(index, procs);
+      std::vector<CommEstimate> costed(candidates.size());
+      run_indexed(candidates.size(), threads, [&](std::size_t i) {
+        costed[i] = cost_.estimate(profile_, graph_, index.vertex_owners(candidates[i].node_owner), procs);
+      });
       CommEstimate best;
       std::vector<std::pair<std::string, std::uint64_t>> tried;
       Distribution kept;
-      for (Distribution& d : partitioner_.candidates(index, procs)) {
-        CommEstimate e = cost_.estimate(profile_, graph_, index.vertex_owners(d.node_owner), procs);
-        tried.emplace_back(d.name, e.total_bytes());
-        if (tried.size() == 1 || e.total_bytes() < best.total_bytes()) {
-          best = std::move(e);
-          kept = std::move(d);
+      for (std::size_t i = 0; i < candidates.size(); ++i) {
+        tried.emplace_back(candidates[i].name, costed[i].total_bytes());
+        if (i == 0 || costed[i].total_bytes() < best.total_bytes()) {  // the first of the cheapest
+          best = std::move(costed[i]);
+          kept = std::move(candidates[i]);
         }
       }
       best.distribution = kept.name;
@@ -137,29 +143,18 @@ class Estimator {
     std::vector<std::size_t> order(procs.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return procs[a] > procs[b]; });
-    std::atomic<std::size_t> next{0};
-    std::exception_ptr failure;
-    std::mutex mutex;  // guards failure and the calls of done
-    auto worker = [&] {
-      for (std::size_t i; (i = next++) < procs.size();) {
-        const std::size_t k = order[i];
-        try {
-          all[k] = estimate(procs[k]);
-          if (done) {
-            std::lock_guard<std::mutex> lock(mutex);
-            done(procs[k]);
-          }
-        } catch (...) {
-          std::lock_guard<std::mutex> lock(mutex);
-          failure = std::current_exception();
-        }
+    // Threads the counts leave idle cost candidates side by side (one new
+    // count re-estimated on two cores).
+    const unsigned per_count = procs.empty() ? 1 : std::max<unsigned>(1, threads / procs.size());
+    std::mutex mutex;  // guards the calls of done
+    run_indexed(procs.size(), threads, [&](std::size_t i) {
+      const std::size_t k = order[i];
+      all[k] = estimate(procs[k], per_count);
+      if (done) {
+        std::lock_guard<std::mutex> lock(mutex);
+        done(procs[k]);
       }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < std::min<std::size_t>(threads, procs.size()); ++t) pool.emplace_back(worker);
-    worker();
-    for (auto& t : pool) t.join();
-    if (failure) std::rethrow_exception(failure);
+    });
     return all;
   }
 
@@ -167,6 +162,30 @@ class Estimator {
   const std::vector<std::uint8_t>& singletons() const { return singletons_; }
 
  private:
+  // task(i) for i in [0, count) on up to `threads` threads, each taking the
+  // next i; rethrows one of the tasks' exceptions once all have run.
+  template <class Task>
+  static void run_indexed(std::size_t count, unsigned threads, const Task& task) {
+    std::atomic<std::size_t> next{0};
+    std::exception_ptr failure;
+    std::mutex mutex;  // guards failure
+    auto worker = [&] {
+      for (std::size_t i; (i = next++) < count;) {
+        try {
+          task(i);
+        } catch (...) {
+          std::lock_guard<std::mutex> lock(mutex);
+          failure = std::current_exception();
+        }
+      }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < std::min<std::size_t>(threads, count); ++t) pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool) t.join();
+    if (failure) std::rethrow_exception(failure);
+  }
+
   const ProfileT& profile_;
   ValueGraph graph_;
   std::vector<std::uint8_t> singletons_;

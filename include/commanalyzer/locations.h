@@ -85,17 +85,59 @@ class LocationIndex {
     std::uint64_t elements() const { return element_bytes == 0 ? 0 : bytes / element_bytes; }
   };
 
+  // The last move out of each array that covers each byte: the moves
+  // painted in the order they happened onto disjoint intervals, a later
+  // move over an earlier one. A lookup is then a search in one array's
+  // intervals, not a scan of every move (a stencil copied back with memcpy
+  // every step records a move per step).
+  class LastMoves {
+   public:
+    LastMoves(const std::vector<ArrayMove>& moves, std::size_t arrays) : painted_(arrays + 1) {
+      for (const ArrayMove& m : moves) {
+        if (m.from <= arrays && m.to <= arrays && m.bytes != 0) paint(painted_[m.from], m);
+      }
+    }
+    // The last move out of array g covering `offset`; null if none.
+    const ArrayMove* covering(std::uint32_t g, std::uint64_t offset) const {
+      const Intervals& in = painted_[g];
+      auto it = in.upper_bound(offset);
+      if (it == in.begin()) return nullptr;
+      --it;
+      return offset < it->second.first ? it->second.second : nullptr;
+    }
+    std::size_t arrays() const { return painted_.size(); }
+
+   private:
+    using Intervals = std::map<std::uint64_t, std::pair<std::uint64_t, const ArrayMove*>>;  // first -> (end, move)
+    // Cuts the interval holding `at` (if any starts before it) in two.
+    static void split(Intervals& in, std::uint64_t at) {
+      auto it = in.upper_bound(at);
+      if (it == in.begin()) return;
+      --it;
+      const auto [end, move] = it->second;
+      if (it->first < at && at < end) {
+        it->second.first = at;
+        in.emplace(at, std::pair{end, move});
+      }
+    }
+    static void paint(Intervals& in, const ArrayMove& m) {
+      const std::uint64_t first = m.from_offset, end = m.from_offset + m.bytes;
+      split(in, first);
+      split(in, end);
+      in.erase(in.lower_bound(first), in.lower_bound(end));
+      in.emplace(first, std::pair{end, &m});
+    }
+    std::vector<Intervals> painted_;
+  };
+
   // Where a value homed at (array g, offset) lives at the end: a freed
   // array's values live on where the last copy out of it put them (a
   // growing std::vector's elements, realloc), followed from array to array.
   static std::pair<std::uint32_t, std::uint64_t> live_home(std::uint32_t g, std::uint64_t offset,
                                                            const std::vector<ArrayExtent>& arrays,
-                                                           const std::vector<std::vector<const ArrayMove*>>& out) {
-    for (std::size_t hops = 0; arrays[g - 1].freed && hops <= out.size(); ++hops) {
-      const ArrayMove* last = nullptr;
-      for (const ArrayMove* m : out[g]) {
-        if (offset >= m->from_offset && offset < m->from_offset + m->bytes) last = m;
-      }
+                                                           const LastMoves& moves) {
+    for (std::size_t hops = 0; arrays[g - 1].freed && hops <= moves.arrays(); ++hops) {
+      const ArrayMove* last = moves.covering(g, offset);
       if (last == nullptr) break;
       offset = last->to_offset + (offset - last->from_offset);
       g = last->to;
@@ -108,10 +150,7 @@ class LocationIndex {
                              const std::vector<ArrayExtent>& arrays, const std::vector<ArrayMove>& moves = {},
                              Alignment alignment = {}) {
     LocationIndex index;
-    std::vector<std::vector<const ArrayMove*>> out(arrays.size() + 1);  // moves by source array
-    for (const ArrayMove& m : moves) {
-      if (m.from <= arrays.size() && m.to <= arrays.size()) out[m.from].push_back(&m);
-    }
+    const LastMoves last_moves(moves, arrays.size());
     // Array classes.
     std::map<std::uint64_t, std::uint32_t> class_of_key;
     std::vector<std::uint32_t> class_of_array(arrays.size() + 1, kNoClass);
@@ -140,7 +179,7 @@ class LocationIndex {
         free.push_back(v);
         continue;
       }
-      const auto [live, offset] = live_home(g, graph.home(v) - arrays[g - 1].base, arrays, out);
+      const auto [live, offset] = live_home(g, graph.home(v) - arrays[g - 1].base, arrays, last_moves);
       const std::uint32_t c = class_of_array[live];
       auto [it, fresh] = location_of.try_emplace(std::pair{c, offset}, static_cast<Node>(index.class_.size()));
       if (fresh) {

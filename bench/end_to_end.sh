@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# What a user waits for, end to end, one row per program: the five examples
+# at their validation sizes (`tools/validate.sh --list-cases`) and, given
+# checkouts, the public codes of tools/validate_public.sh at its validation
+# sizes (PRK stencil 256^2 x 10, HPCCG 16x16x64 x 10). All built at -O2.
+#
+#   native        the program, clang-16 -O2 (best of 3)
+#   DFSan         the same source and arguments, clang-16 -O2
+#                 -fsanitize=dataflow (best of 3): the cost of a shadow label
+#                 per byte without any recording
+#   instrumented  the program `commanalyzer build -O2` made, writing its
+#                 profile at exit (one run)
+#   estimate      `commanalyzer estimate PROFILE --procs LIST`, LIST the
+#                 validation process counts
+#   new N         `commanalyzer estimate PROFILE --procs 16`: re-estimating
+#                 for one new process count
+#   analyze       `commanalyzer analyze SOURCES -O2 --procs LIST -- ARGS`:
+#                 compile with the pass, run, estimate, all of it
+#   peak          the largest maximum resident set size (/usr/bin/time %M)
+#                 of the tool's runs above: the instrumented program, both
+#                 estimates and analyze (which covers the compiler, the
+#                 program and the zoltan_phg processes it waits for, and its
+#                 own estimate). Processes run one at a time, so this is
+#                 also the most memory the analysis holds at once.
+#
+# Usage: bench/end_to_end.sh [--quick] [--prk KERNELS_CHECKOUT] [--hpccg HPCCG_CHECKOUT]
+#   --quick: the examples at tools/validate.sh's quick sizes, the public
+#   codes at small ones. Writes bench/results/end_to_end.md (quick:
+#   bench/results/end_to_end_quick.md).
+set -euo pipefail
+command="bench/end_to_end.sh${*:+ $*}"
+options=("$@")
+prk="" hpccg=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) ;;
+    --prk) prk="$(cd "${2:?--prk needs a directory}" && pwd)"; shift ;;
+    --hpccg) hpccg="$(cd "${2:?--hpccg needs a directory}" && pwd)"; shift ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+    *) echo "end_to_end.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+source "$(dirname "$0")/programs.sh" "${options[@]}"
+root="$PWD"
+new_procs=16
+
+# dfsan_build OUT LANG SOURCES_AND_FLAGS...: the DataFlowSanitizer build.
+# C++ links the uninstrumented libstdc++, so the C++ library functions the
+# program calls are listed as uninstrumented (their results unlabelled), as
+# DFSan's documentation does for any uninstrumented library.
+dfsan_build() {
+  local out="$1" lang="$2"; shift 2
+  if [ "$lang" = c ]; then
+    clang-16 -O2 -fsanitize=dataflow "$@" -o "$out" -lm
+    return
+  fi
+  local objects="$work/dfsan-objects"
+  rm -rf "$objects" && mkdir -p "$objects"
+  (cd "$objects" && clang++-16 -O2 -fsanitize=dataflow -c "$@")
+  nm "$objects"/*.o | awk '$1 == "U" && $2 ~ /\.dfsan$/ { sub(/\.dfsan$/, "", $2); u[$2] = 1 }
+                           $2 ~ /^[TtWw]$/ { d[$3] = 1 }
+                           END { for (s in u) if (!((s ".dfsan") in d)) print "fun:" s "=uninstrumented\nfun:" s "=discard" }' \
+    >"$work/abilist.txt"
+  (cd "$objects" && clang++-16 -O2 -fsanitize=dataflow -fsanitize-ignorelist="$work/abilist.txt" -c "$@")
+  clang++-16 -fsanitize=dataflow "$objects"/*.o -o "$out" -lm
+}
+
+# row NAME LANG "ARGS" PROCS SOURCES_AND_FLAGS...: measures one program and
+# appends its row to the report. Runs start in $work/run (HPCCG writes a file).
+row() {
+  local name="$1" lang="$2" args="$3" procs="$4"; shift 4
+  local cc=clang-16
+  [ "$lang" = c ] || cc=clang++-16
+  echo "[end_to_end] $name: building" >&2
+  rm -rf "$work/run" && mkdir -p "$work/run"
+  cd "$work/run"
+  # (compiler warnings are the public codes' own: shown only when a build fails)
+  { $cc -O2 "$@" -o "$work/native" -lm && dfsan_build "$work/dfsan" "$lang" "$@" &&
+    "$tool" build -O2 "$@" --output "$work/instrumented"; } 2>"$work/err" || { tail -20 "$work/err" >&2; exit 1; }
+  echo "[end_to_end] $name: native, DFSan, instrumented runs" >&2
+  # shellcheck disable=SC2086
+  measure "$work/m_native" 3 "$work/native" $args
+  # shellcheck disable=SC2086
+  measure "$work/m_dfsan" 3 "$work/dfsan" $args
+  # shellcheck disable=SC2086
+  COMMANALYZER_PROFILE="$work/p.profile" measure "$work/m_instrumented" 1 "$work/instrumented" $args
+  echo "[end_to_end] $name: estimate --procs $procs, --procs $new_procs" >&2
+  measure "$work/m_estimate" 1 "$tool" estimate "$work/p.profile" --procs "$procs"
+  measure "$work/m_new" 1 "$tool" estimate "$work/p.profile" --procs "$new_procs"
+  echo "[end_to_end] $name: analyze" >&2
+  # analyze keeps its build and profile in a temporary folder: $work's.
+  rm -rf "$work/tmp" && mkdir -p "$work/tmp"
+  # shellcheck disable=SC2086
+  TMPDIR="$work/tmp" measure "$work/m_analyze" 1 "$tool" analyze "$@" -O2 --procs "$procs" -- $args
+  cd "$root"
+  local profile_mib
+  profile_mib=$(awk -v b="$(stat -c %s "$work/p.profile")" 'BEGIN { printf "%.1f", b / 1048576 }')
+  cat "$work/m_native" "$work/m_dfsan" "$work/m_instrumented" "$work/m_estimate" "$work/m_new" "$work/m_analyze" |
+    awk -v name="$name" -v procs="$procs" -v mib="$profile_mib" '
+      { s[NR] = $1; k[NR] = $2 }
+      END {
+        peak = 0; for (i = 3; i <= 6; ++i) if (k[i] > peak) peak = k[i];
+        printf "| %s | %s | %.3f | %.3f | %.2f | %.1fx | %.1fx | %s | %.1f | %.1f | %.1f | %.2f |\n",
+          name, procs, s[1], s[2], s[3], s[3] / s[2], s[3] / s[1], mib, s[4], s[5], s[6], peak / 1048576 }' \
+    >>"$work/report"
+}
+
+{
+  echo "# End to end: what a user waits for"
+  echo
+  echo "Command: \`$command\`; $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores (shared), commit $(git rev-parse --short HEAD)."
+  echo "Seconds of wall time; native and DFSan best of 3, the rest one run. Peak: the largest maximum resident"
+  echo "set size of the tool's processes (the instrumented program, both estimates, analyze with its children)."
+  echo "estimate: \`commanalyzer estimate PROFILE --procs LIST\`; new N: the same with \`--procs $new_procs\`;"
+  echo "analyze: build with the pass, run, estimate LIST (what \`commanalyzer analyze\` does in all)."
+  echo
+  echo "| program | procs (LIST) | native s | DFSan s | instrumented s | instrumented / DFSan | instrumented / native | profile MiB | estimate s | new N s | analyze s | peak GiB |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+} >"$work/report"
+
+mode=()
+if $quick; then mode=(--quick); fi
+while IFS='|' read -r app args procs; do
+  row "$app $args" c "$args" "$procs" "$root/examples/$app/${app}_seq.c" -I"$root/include"
+done < <(tools/validate.sh --list-cases "${mode[@]}")
+
+# public CODE CHECKOUT SIZE ITERATIONS PROCS: a public code, copied and
+# patched as tools/validate_public.sh validates it.
+public() {
+  local code="$1" checkout="$2" size="$3" iterations="$4" procs="$5"
+  tools/validate_public.sh --code "$code" "$checkout" --size "$size" --iterations "$iterations" \
+    --out "$work/$code" --prepare-only
+  # shellcheck source=/dev/null
+  source "$work/$code/program.sh"  # lang, serial, defs, args, what, include_dir (and its environment)
+  row "$code ($what)" "$lang" "${args[*]}" "$procs" "${serial[@]}" -I"$root/include" -I"$include_dir" \
+    ${defs[@]+"${defs[@]}"}
+}
+if [ -n "$prk" ]; then
+  if $quick; then public prk_stencil "$prk" 64 3 4,9; else public prk_stencil "$prk" 256 10 4,9,16; fi
+fi
+if [ -n "$hpccg" ]; then
+  if $quick; then public hpccg "$hpccg" 8 3 2,4; else public hpccg "$hpccg" 16 10 2,4,8; fi
+fi
+
+report=bench/results/end_to_end.md
+if $quick; then report=bench/results/end_to_end_quick.md; fi
+mkdir -p bench/results
+cp "$work/report" "$report"
+cat "$report"
