@@ -222,11 +222,7 @@ struct LogicalVolumeCostModel {
         if (owner[boost::source(e, directed)] != owner[sink]) among_own[sink] = 0;
       }
       for (std::size_t x = 0; x < owner.size(); ++x) among_own[x] &= owner[x] != kReplicated;
-      has_flow.assign(profile.values.count() + 1, false);
-      profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
-        has_flow[v] = true;
-        flow(v, sources);
-      });
+      profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) { flow(v, sources); });
       publish_pending(current_phase);  // what the last iteration left unreduced
       close_work(current_phase);
     }
@@ -317,7 +313,11 @@ struct LogicalVolumeCostModel {
       absl::flat_hash_map<ValueId, std::vector<ProcId>> recomputed_by;
       for (std::uint64_t k : plan.recomputed) recomputed_by[static_cast<ValueId>(k / n)].push_back(k % n);
       const absl::flat_hash_set<std::uint64_t> extra(plan.extra.begin(), plan.extra.end());
+      // Flows come in creation order, so a source's own flow, if any, has
+      // been seen by the time it is read.
+      std::vector<bool> has_flow(profile.values.count() + 1, false);
       profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
+        has_flow[v] = true;
         const auto it = recomputed_by.find(v);
         if (it == recomputed_by.end()) return;
         const VertexId location = profile.values.vertex(v);
@@ -374,10 +374,10 @@ struct LogicalVolumeCostModel {
     // v = v' (+) g(others), v' the previous instance of v's location: when
     // one process p holds every source of g (owns it or has received it),
     // p may compute g and send one combined partial per (location, p,
-    // iteration) instead of the inputs q lacks. It does when that costs fewer bytes than the inputs
-    // (nothing once the partial is under way); on a tie only when the
-    // inputs serve no other value, since an input sent once serves every
-    // later use at q.
+    // iteration) instead of the inputs q lacks. It does when that costs
+    // fewer bytes than those inputs (nothing once the partial is under
+    // way); on a tie only when the inputs serve no other value, since an
+    // input sent once serves every later use at q.
     bool partial_update(ValueId v, std::span<const ValueId> sources, ProcId q, std::size_t phase) {
       const VertexId chain = profile.values.vertex(v);
       const auto& at = replaying ? delivered_before : delivered;  // (value, process) pairs received so far
@@ -568,7 +568,6 @@ struct LogicalVolumeCostModel {
     CommEstimate result;
     absl::flat_hash_set<std::uint64_t> delivered;  // key(instance, receiving process)
     std::vector<std::uint8_t> among_own;  // by graph vertex: owned, and every source vertex has the same owner
-    std::vector<bool> has_flow;           // by value: created in the region from other values
     bool log_sends = false;
     std::vector<std::pair<std::uint64_t, ValueId>> send_log;  // (key, first use): flow()'s sends in order
     bool replaying = false;                                   // replay_sharers(): sends nothing
