@@ -99,6 +99,32 @@ class FlowNetwork {
   std::vector<std::int64_t> capacity_;
 };
 
+// The recorded sources of chosen values, by ValueId. An index per value,
+// not a hash map: the lookups run for every source of every used value,
+// and the used values come in ascending order, which an index turns into
+// near-sequential reads. The lists share one array (millions of them).
+class RecordedSources {
+ public:
+  explicit RecordedSources(std::size_t values) : slot_(values, 0) {}
+
+  void add(ValueId v, std::span<const ValueId> sources) {
+    ids_.insert(ids_.end(), sources.begin(), sources.end());
+    end_.push_back(ids_.size());
+    slot_[v] = static_cast<std::uint32_t>(end_.size() - 1);
+  }
+  bool contains(ValueId v) const { return slot_[v] != 0; }
+  // Requires contains(v).
+  std::span<const ValueId> operator[](ValueId v) const {
+    const std::uint32_t i = slot_[v];
+    return {ids_.data() + end_[i - 1], ids_.data() + end_[i]};
+  }
+
+ private:
+  std::vector<std::uint32_t> slot_;      // per value: its list's number, 0 = none
+  std::vector<std::uint64_t> end_{0};    // list i is ids_[end_[i - 1], end_[i])
+  std::vector<ValueId> ids_;
+};
+
 }  // namespace recomputation_internal
 
 // Keys are instance * procs + receiving process.
@@ -143,15 +169,9 @@ ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const absl::fl
   // one (one sequential pass over the flows per step back; the values
   // `depth` steps back are not computed here, their sources are not
   // needed). Values without an entry have no recorded flow (inputs, values
-  // from before the region). The lists share one array: millions of
-  // received values, one allocation. Wanted values as a bitmap: the pass
-  // asks about every recorded value.
-  struct SourceList {
-    std::uint64_t offset = 0;
-    std::uint64_t count = 0;
-  };
-  absl::flat_hash_map<ValueId, SourceList> sources_of;
-  std::vector<ValueId> source_lists;
+  // from before the region). Wanted values as a bitmap: the pass asks
+  // about every recorded value.
+  recomputation_internal::RecordedSources sources_of(profile.values.count() + 1);
   std::vector<bool> wanted(profile.values.count() + 1, false);
   std::size_t wanted_count = 0;
   for (std::uint64_t k : received) {
@@ -164,8 +184,7 @@ ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const absl::fl
     std::size_t next_count = 0;
     profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
       if (!wanted[v]) return;
-      sources_of[v] = {source_lists.size(), sources.size()};
-      source_lists.insert(source_lists.end(), sources.begin(), sources.end());
+      sources_of.add(v, sources);
       if (sources.size() <= limits.max_sources && level + 1 < limits.depth) {
         for (ValueId s : sources) {
           if (!next[s] && !sources_of.contains(s)) {
@@ -182,6 +201,10 @@ ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const absl::fl
   constexpr std::int64_t kInfinite = std::numeric_limits<std::int64_t>::max() / 4;
   constexpr std::int64_t kTieScale = std::int64_t{1} << 24;  // > vertices of one cut problem
 
+  // Per value, for the receiver at hand: used by it, a ghost update (below).
+  // An array, not sets: the checks run for every source of every used value.
+  enum : std::uint8_t { kUsedHere = 1, kGhost = 2 };
+  std::vector<std::uint8_t> mark(profile.values.count() + 1, 0);
   for (ProcId q = 0; q < procs; ++q) {
     if (used[q].empty()) continue;
     // The cut problem as lists first. A value q neither owns nor gets
@@ -215,32 +238,28 @@ ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const absl::fl
     // Recomputation replaces used values by earlier values q does not use
     // itself (LULESH's summed force, from which a shared node's velocity
     // and then its position follow).
-    absl::flat_hash_set<ValueId> ghost;
-    {
-      const absl::flat_hash_set<ValueId> used_here(used[q].begin(), used[q].end());
-      for (ValueId v : used[q]) {  // ascending: sources before the values computed from them
-        const auto it = sources_of.find(v);
-        if (it == sources_of.end()) continue;
-        bool remote = false, from_ghosts = true;
-        for (ValueId s : std::span<const ValueId>(source_lists.data() + it->second.offset, it->second.count)) {
-          if (free_at_q(s)) continue;
-          remote = true;
-          from_ghosts &= used_here.contains(s) && (!sources_of.contains(s) || ghost.contains(s));
-        }
-        if (remote && from_ghosts) ghost.insert(v);
+    for (ValueId v : used[q]) mark[v] = kUsedHere;
+    for (ValueId v : used[q]) {  // ascending: sources before the values computed from them
+      if (!sources_of.contains(v)) continue;
+      bool remote = false, from_ghosts = true;
+      for (ValueId s : sources_of[v]) {
+        if (free_at_q(s)) continue;
+        remote = true;
+        from_ghosts &= (mark[s] & kUsedHere) && (!sources_of.contains(s) || (mark[s] & kGhost));
       }
+      if (remote && from_ghosts) mark[v] |= kGhost;
     }
     for (ValueId v : used[q]) node(v, 0);
     while (!queue.empty()) {
       const std::uint32_t i = queue.front();
       queue.pop_front();
-      const auto it = depth_of[i] < limits.depth ? sources_of.find(values[i]) : sources_of.end();
-      if (it == sources_of.end() || it->second.count > limits.max_sources) {
+      if (depth_of[i] >= limits.depth || !sources_of.contains(values[i]) ||
+          sources_of[values[i]].size() > limits.max_sources) {
         uncomputable[i] = 1;
         continue;
       }
-      const std::span<const ValueId> sources(source_lists.data() + it->second.offset, it->second.count);
-      if (depth_of[i] == 0 && ghost.contains(values[i])) {
+      const std::span<const ValueId> sources = sources_of[values[i]];
+      if (depth_of[i] == 0 && (mark[values[i]] & kGhost)) {
         uncomputable[i] = 1;
         continue;
       }
@@ -257,8 +276,7 @@ ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const absl::fl
     std::vector<std::uint8_t> round_trip(values.size(), 0);
     for (std::uint32_t i = 0; i < values.size(); ++i) {
       if (depth_of[i] != 0 || uncomputable[i]) continue;
-      const auto it = sources_of.find(values[i]);
-      for (ValueId s : std::span<const ValueId>(source_lists.data() + it->second.offset, it->second.count)) {
+      for (ValueId s : sources_of[values[i]]) {
         if (!free_at_q(s) && contributed(s, q)) round_trip[i] = 1;
       }
     }
@@ -345,6 +363,7 @@ ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const absl::fl
     }
     for (ValueId v : used[q]) {
       if (!receive.contains(v)) plan.recomputed.insert(static_cast<std::uint64_t>(v) * procs + q);
+      mark[v] = 0;
     }
     for (ValueId v : receive) {
       const std::uint64_t k = static_cast<std::uint64_t>(v) * procs + q;
