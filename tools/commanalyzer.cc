@@ -40,6 +40,7 @@
 #include "tools/benchgen_command.h"
 #include "tools/builtin_examples.h"
 #include "tools/distributed_partitioning.h"
+#include "tools/huge_pages.h"
 #include "tools/estimate_flags.h"
 #include "tools/instrumented_build.h"
 #include "tools/limits.h"
@@ -725,6 +726,7 @@ int run(int argc, char** argv) {
 }  // namespace commanalyzer::cli
 
 int main(int argc, char** argv) {
+  commanalyzer::cli::reexecute_with_huge_pages(argv);
   // Whatever the exit status, the other MPI ranks of --partitioner parmetis
   // are released.
   struct LeaveDistributed {
