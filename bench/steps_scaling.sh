@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# How the analysis grows with the number of time steps: the Heat2D example
+# (examples/heat2d/heat2d_seq.c, -O2) at one grid and 25, 50, 100 and 200
+# steps. Per step count: the instrumented run, the profile's size, and
+# `commanalyzer estimate PROFILE --procs 16` (its progress lines split the
+# time into building the graphs and partitioning + costing). One run each;
+# seconds of wall time.
+#
+# Usage: bench/steps_scaling.sh [--quick]
+#   --quick: a 128^2 grid (default 512^2). Writes bench/results/steps_scaling.md
+#   (quick: bench/results/steps_scaling_quick.md).
+set -euo pipefail
+command="bench/steps_scaling.sh${*:+ $*}"
+for arg in "$@"; do
+  case "$arg" in
+    --quick) ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+    *) echo "steps_scaling.sh: unknown argument '$arg' (see --help)" >&2; exit 2 ;;
+  esac
+done
+source "$(dirname "$0")/programs.sh" "$@"
+side=512
+$quick && side=128
+out=bench/results/steps_scaling.md
+$quick && out=bench/results/steps_scaling_quick.md
+"$tool" build -O2 examples/heat2d/heat2d_seq.c --output "$work/instrumented" 2>"$work/err" ||
+  { tail -20 "$work/err" >&2; exit 1; }
+{
+  echo "# Time steps: what grows with them"
+  echo
+  echo "Command: \`$command\`; $(date -u '+%Y-%m-%d %H:%M UTC'), 2 cores (shared), commit $(git rev-parse --short HEAD)."
+  echo "Heat2D ${side}^2, -O2; one run per row, seconds of wall time. graph: reading the profile and building the"
+  echo "value and location graphs; costing: partitioning and costing the candidates for 16 processes."
+  echo
+  echo "| steps | instrumented s | profile MiB | estimate s | graph s | costing s | peak GiB |"
+  echo "|---:|---:|---:|---:|---:|---:|---:|"
+} >"$work/report"
+for steps in 25 50 100 200; do
+  echo "[steps_scaling] $steps steps" >&2
+  COMMANALYZER_PROFILE="$work/p.profile" measure "$work/m_run" 1 "$work/instrumented" "$side" "$steps"
+  start=$EPOCHREALTIME
+  /usr/bin/time -f "%M" -o "$work/t" "$tool" estimate "$work/p.profile" --procs 16 >/dev/null 2>"$work/log" ||
+    { tail -20 "$work/log" >&2; exit 1; }
+  total=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
+  graph=$(sed -n 's/.*graph built in \([0-9.]*\)s.*/\1/p' "$work/log")
+  estimated=$(sed -n 's/.*estimated in \([0-9.]*\)s.*/\1/p' "$work/log")
+  awk -v steps="$steps" -v run="$(cut -d' ' -f1 "$work/m_run")" -v bytes="$(stat -c %s "$work/p.profile")" \
+      -v total="$total" -v graph="$graph" -v estimated="$estimated" -v kib="$(tail -1 "$work/t")" \
+      'BEGIN { printf "| %d | %.2f | %.1f | %.2f | %.1f | %.1f | %.2f |\n",
+               steps, run, bytes / 1048576, total, total - (estimated - graph), estimated - graph, kib / 1048576 }' \
+    >>"$work/report"
+done
+mv "$work/report" "$out"
+cat "$out"
