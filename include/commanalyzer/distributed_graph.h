@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "commanalyzer/locations.h"
+#include "commanalyzer/types.h"
 
 namespace commanalyzer {
 
@@ -37,11 +38,7 @@ struct GraphSlice {
   std::size_t node_count() const { return xadj.size() - 1; }
 };
 
-// Weights far below the index type's limit: the partitioner sums them.
-inline GraphIndex clamp_weight(std::uint64_t w) {
-  constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<GraphIndex>::max() / 64);
-  return static_cast<GraphIndex>(std::min(w, kMax));
-}
+inline GraphIndex clamp_weight(std::uint64_t w) { return partitioner_weight<GraphIndex>(w); }
 
 // ParMETIS's vtxdist: rank r holds nodes [ranges[r], ranges[r + 1]), as
 // equal as counts allow. Every rank gets at least one node, which

@@ -70,11 +70,7 @@ inline BalanceConstraints balance_constraints(const ValueGraph& graph, const std
 struct MetisGraph {
   std::vector<idx_t> xadj, adjncy, adjwgt, vwgt, vsize;
   int ncon = 1;
-  // Weights far below idx_t's limit: METIS sums them.
-  static idx_t clamp(std::uint64_t x) {
-    constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<idx_t>::max() / 64);
-    return static_cast<idx_t>(std::min(x, kMax));
-  }
+  static idx_t clamp(std::uint64_t x) { return partitioner_weight<idx_t>(x); }
 };
 
 struct MetisOptions {

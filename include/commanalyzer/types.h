@@ -2,6 +2,7 @@
 #ifndef COMMANALYZER_TYPES_H_
 #define COMMANALYZER_TYPES_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 
@@ -33,6 +34,14 @@ inline constexpr Label kNoLabel = 0;
 inline constexpr Label kComputedBit = Label{1} << 63;
 
 inline constexpr bool is_computed(Label label) { return (label & kComputedBit) != 0; }
+
+// A vertex or edge weight for a graph partitioner that sums weights in
+// `Index` (METIS's idx_t, ParMETIS's): clamped far below Index's limit.
+template <class Index>
+constexpr Index partitioner_weight(std::uint64_t w) {
+  constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<Index>::max() / 64);
+  return static_cast<Index>(std::min(w, kMax));
+}
 
 }  // namespace commanalyzer
 
