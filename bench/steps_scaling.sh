@@ -38,14 +38,13 @@ $quick && out=bench/results/steps_scaling_quick.md
 for steps in 25 50 100 200; do
   echo "[steps_scaling] $steps steps" >&2
   COMMANALYZER_PROFILE="$work/p.profile" measure "$work/m_run" 1 "$work/instrumented" "$side" "$steps"
-  start=$EPOCHREALTIME
-  /usr/bin/time -f "%M" -o "$work/t" "$tool" estimate "$work/p.profile" --procs 16 >/dev/null 2>"$work/log" ||
-    { tail -20 "$work/log" >&2; exit 1; }
-  total=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
-  graph=$(sed -n 's/.*graph built in \([0-9.]*\)s.*/\1/p' "$work/log")
-  estimated=$(sed -n 's/.*estimated in \([0-9.]*\)s.*/\1/p' "$work/log")
+  measure "$work/m_estimate" 1 "$tool" estimate "$work/p.profile" --procs 16
+  # measure leaves the estimate's progress lines in $work/err.
+  graph=$(sed -n 's/.*graph built in \([0-9.]*\)s.*/\1/p' "$work/err")
+  estimated=$(sed -n 's/.*estimated in \([0-9.]*\)s.*/\1/p' "$work/err")
+  read -r total kib <"$work/m_estimate"
   awk -v steps="$steps" -v run="$(cut -d' ' -f1 "$work/m_run")" -v bytes="$(stat -c %s "$work/p.profile")" \
-      -v total="$total" -v graph="$graph" -v estimated="$estimated" -v kib="$(tail -1 "$work/t")" \
+      -v total="$total" -v graph="$graph" -v estimated="$estimated" -v kib="$kib" \
       'BEGIN { printf "| %d | %.2f | %.1f | %.2f | %.1f | %.1f | %.2f |\n",
                steps, run, bytes / 1048576, total, total - (estimated - graph), estimated - graph, kib / 1048576 }' \
     >>"$work/report"
