@@ -1,12 +1,12 @@
 // Transparent huge pages for the tool's heap. The estimate's tables (the
 // value graph, per-value marks and source lists) are hundreds of MiB
-// touched once each: at 4 KiB a page, faulting them in cost a third of an
-// estimate's time on a 2-core virtual machine (Heat2D 512^2 x 100, new
-// process count: 11.0 s without, 6.8 s with). glibc's malloc advises its
-// memory to use huge pages (where the kernel leaves THP to madvise) only
-// when told at start-up, through GLIBC_TUNABLES, so the tool re-executes
-// itself once with glibc.malloc.hugetlb=1 added. A GLIBC_TUNABLES that
-// names glibc.malloc.hugetlb already is the user's choice and is kept
+// touched once each: at 4 KiB a page, faulting them in costs about a third
+// of an estimate's time on a 2-core virtual machine (bench/huge_pages.sh).
+// glibc's malloc advises its memory to use huge pages (where the kernel
+// leaves THP to madvise) only when told at start-up, through
+// GLIBC_TUNABLES, so the tool re-executes itself once with
+// glibc.malloc.hugetlb=1 added. A GLIBC_TUNABLES that names
+// glibc.malloc.hugetlb already is the user's choice and is kept
 // (glibc.malloc.hugetlb=0 turns this off).
 #ifndef COMMANALYZER_TOOLS_HUGE_PAGES_H_
 #define COMMANALYZER_TOOLS_HUGE_PAGES_H_
