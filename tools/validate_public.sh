@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # validate_public.sh --code CODE CHECKOUT [--size N] [--iterations T] [--procs P1,P2,...]
-#                    [--opt -O2] [--out DIR] [--doc FILE] [--prepare-only]
+#                    [--opt -O2] [--out DIR] [--doc FILE] [--tool PATH] [--prepare-only]
 #
 # Estimated against measured communication on public code nobody on the
 # team wrote. CHECKOUT is a checkout of the code (it is copied, never
@@ -12,7 +12,14 @@
 #      one profile;
 #   2. the MPI build under the PMPI counter (examples/measure) per count;
 #   3. a row per count: measured and estimated bytes, accuracy =
-#      1 - |est - meas| / meas, printed and, with --doc, appended to FILE.
+#      1 - |est - meas| / meas, point-to-point and collective bytes,
+#      point-to-point messages and collective calls (measured: the PMPI
+#      counter's p2p_messages and collective_calls, a Barrier counting as a
+#      call of 0 bytes; estimated: the tool's p2p_messages and
+#      collective_calls), the distribution the tool kept, and a note ("not
+#      counted: why" where the MPI code's algorithm is not owner-computes, so
+#      the row is measured but no measure of the estimate), printed and,
+#      with --doc, appended to FILE.
 # --opt takes one level or a list (--opt -O0,-O1,-O2,-O3): one analysis
 # and one row per count for each, against the same MPI runs, and the
 # spread of the estimates over the levels.
@@ -27,6 +34,8 @@
 #                 -DUSING_MPI: 27-point operator on an n x n x 4n grid,
 #                 z-slabs of n x n x 4n/P on P processes; T CG iterations
 #                 (defaults n=16, T=10; P must divide 4n)
+# --tool PATH: use that commanalyzer binary (with its runfiles beside it)
+#   instead of building //tools:commanalyzer with bazel.
 # --prepare-only: only copy and patch the code into DIR/src and write
 #   DIR/program.sh, which a script sources for the serial build (bash arrays
 #   lang, serial, defs, args; its environment exported): bench/end_to_end.sh.
@@ -34,7 +43,7 @@
 # it, with --doc docs/VALIDATION.md, to add the public codes' rows.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-code="" src="" size="" iters=10 procs="4,16" opt="-O2" out="" doc="" prepare_only=0
+code="" src="" size="" iters=10 procs="4,16" opt="-O2" out="" doc="" tool="" prepare_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --code) code="$2"; shift ;;
@@ -44,6 +53,7 @@ while [ $# -gt 0 ]; do
     --opt) opt="$2"; shift ;;
     --out) out="$2"; shift ;;
     --doc) doc="$2"; shift ;;
+    --tool) tool="$2"; shift ;;
     --prepare-only) prepare_only=1 ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     -*) echo "validate_public.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
@@ -59,6 +69,10 @@ IFS=, read -r -a levels <<< "$opt"
 for level in "${levels[@]}"; do
   [[ "$level" =~ ^-O[0-3s]$ ]] || { echo "validate_public.sh: --opt: '$level' is not -O0 .. -O3 or -Os" >&2; exit 2; }
 done
+if [ -n "$tool" ]; then
+  [ -f "$tool" ] && [ -x "$tool" ] || { echo "validate_public.sh: --tool: '$tool' is not an executable file" >&2; exit 2; }
+  tool="$(cd "$(dirname "$tool")" && pwd)/$(basename "$tool")"
+fi
 out="${out:-$(mktemp -d /tmp/commanalyzer-public-XXXXXX)}"
 mkdir -p "$out" && out="$(cd "$out" && pwd)"
 
@@ -77,6 +91,7 @@ copy_prk() {
   done
 }
 cxx=mpicc
+note=""  # "not counted: REASON" for a row that does not measure the estimate
 case "$code" in
   prk_stencil)
     size=${size:-256}
@@ -134,9 +149,11 @@ if [ $prepare_only = 1 ]; then
   exit 0
 fi
 
-"$root/tools/setup.sh"
-(cd "$root" && bazel build -c opt //tools:commanalyzer >/dev/null 2>&1) || { echo "building the tool failed" >&2; exit 1; }
-tool="$root/bazel-bin/tools/commanalyzer"
+if [ -z "$tool" ]; then
+  "$root/tools/setup.sh"
+  (cd "$root" && bazel build -c opt //tools:commanalyzer >/dev/null 2>&1) || { echo "building the tool failed" >&2; exit 1; }
+  tool="$root/bazel-bin/tools/commanalyzer"
+fi
 
 for level in "${levels[@]}"; do
   echo "[public] analysing the serial $code ($what) at $level for P = $procs" >&2
@@ -159,9 +176,9 @@ for p in "${counts[@]}"; do
     { tail -5 "$out/mpi_p$p.log" >&2; echo "validate_public.sh: MPI run failed" >&2; exit 1; }
 done
 
-rows=$(python3 - "$out" "$code" "$what" "$opt" "${counts[@]}" <<'EOF'
+rows=$(python3 - "$out" "$code" "$what" "$opt" "$note" "${counts[@]}" <<'EOF'
 import json, sys
-out, code, what, opt, counts = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
+out, code, what, opt, note, counts = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6:]
 levels = opt.split(",")
 est = {l: {e["n"]: e for e in json.load(open(f"{out}/estimate{l}.json"))["procs"]} for l in levels}
 for p in counts:
@@ -171,7 +188,8 @@ for p in counts:
         acc = 1 - abs(e["total_bytes"] - m["total_bytes"]) / m["total_bytes"] if m["total_bytes"] else float("nan")
         print(f"| {code} | {what} | {l} | {p} | {m['total_bytes']:,} | {e['total_bytes']:,} | {100 * acc:.1f}% "
               f"| {m['p2p_bytes']:,} / {m['collective_bytes']:,} | {e['p2p_bytes']:,} / {e['collective_bytes']:,} "
-              f"| {e.get('distribution', '')} |")
+              f"| {m['p2p_messages']:,} / {e['p2p_messages']:,} | {m['collective_calls']:,} / {e['collective_calls']:,} "
+              f"| {e.get('distribution', '')} | {note} |")
 if len(levels) > 1:
     # (max - min) / min of the estimates over the levels, the largest over P
     spread = max((max(t) - min(t)) / min(t) if min(t) else 0.0
@@ -181,8 +199,8 @@ EOF
 )
 spread=$(sed -n 's/^SPREAD //p' <<< "$rows")
 rows=$(grep -v '^SPREAD ' <<< "$rows")
-header="| code | problem | build | P | measured B | estimated B | accuracy | meas p2p / coll B | est p2p / coll B | distribution |
-|---|---|---|---:|---:|---:|---:|---:|---:|---|"
+header="| code | problem | build | P | measured B | estimated B | accuracy | meas p2p / coll B | est p2p / coll B | msgs meas / est | coll calls meas / est | distribution | note |
+|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
 echo "$header"
 echo "$rows"
 [ -z "$spread" ] || echo "estimates over $opt differ by at most $spread % (largest over P of (max - min) / min)"
