@@ -12,7 +12,8 @@
 #      one profile;
 #   2. the MPI build under the PMPI counter (examples/measure) per count;
 #   3. a row per count: measured and estimated bytes, accuracy =
-#      1 - |est - meas| / meas, point-to-point and collective bytes,
+#      1 - |est - meas| / meas (nothing measured: 100.0 % if nothing is
+#      estimated either, else n/a), point-to-point and collective bytes,
 #      point-to-point messages and collective calls (measured: the PMPI
 #      counter's p2p_messages and collective_calls, a Barrier counting as a
 #      call of 0 bytes; estimated: the tool's p2p_messages and
@@ -29,6 +30,26 @@
 #                 radius 2, n x n grid, T + 1 iterations (defaults n=256, T=10)
 #   prk_transpose SERIAL/Transpose and MPI1/Transpose: B += A^T, A += 1,
 #                 n x n, untiled, T + 1 iterations
+#   prk_synch_p2p SERIAL/Synch_p2p and MPI1/Synch_p2p: pipelined wavefront
+#                 on an n x n grid (MPI: 1-D slabs of columns, one value
+#                 per row sent on, group factor 1), T + 1 iterations
+#                 (defaults n=256, T=10; P < n)
+#   prk_dgemm     SERIAL/DGEMM and MPI1/DGEMM: C += A B of order n, serial
+#                 untiled (tile size 0), MPI SUMMA on its most nearly square
+#                 P grid with panel width n and no local blocking, T + 1
+#                 iterations (defaults n=64, T=10; P <= n)
+#   prk_nstream   SERIAL/Nstream and MPI1/Nstream: triad a += b + s c on
+#                 vectors of length n, offset 0, T + 1 iterations (defaults
+#                 n=65536, T=10; P must divide n)
+#   prk_reduce    SERIAL/Reduce and MPI1/Reduce: vector += ones, length n,
+#                 T + 1 iterations (defaults n=65536, T=10); the MPI code
+#                 gives each rank a whole vector and MPI_Reduces the P
+#                 copies: measured, rows "not counted"
+#   prk_sparse    SERIAL/Sparse and MPI1/Sparse: SpMV of the scrambled
+#                 radius-2 star stencil on a 2^n x 2^n grid, T + 1
+#                 iterations (defaults n=6, T=10; P must divide 2^n); the
+#                 MPI code Allgathers the whole vector every iteration:
+#                 measured, rows "not counted"
 # (CHECKOUT = a checkout of github.com/Mantevo/HPCCG)
 #   hpccg         the CG mini-app, one source built serially and with
 #                 -DUSING_MPI: 27-point operator on an n x n x 4n grid,
@@ -111,6 +132,73 @@ case "$code" in
     args=("$iters" "$size" "$size")  # untiled (tile size = order)
     what="transpose B += A^T, ${size}^2, $((iters + 1)) iterations"
     ;;
+  prk_synch_p2p)
+    size=${size:-256}
+    copy_prk Synch_p2p
+    defs=(-DRESTRICT_KEYWORD=0 -DVERBOSE=0)
+    serial=("$work/SERIAL/Synch_p2p/p2p.c" "$work/common/wtime.c")
+    mpi=("$work/MPI1/Synch_p2p/p2p.c" "$work/common/wtime.c" "$work/common/MPI_bail_out.c")
+    args=("$iters" "$size" "$size")  # m = n; the MPI code's group factor stays 1
+    IFS=, read -r -a counts <<< "$procs"
+    for p in "${counts[@]}"; do
+      [ "$size" -gt "$p" ] || { echo "validate_public.sh: prk_synch_p2p: P=$p must be < m=$size" >&2; exit 2; }
+    done
+    what="pipelined wavefront, ${size}^2, $((iters + 1)) iterations"
+    ;;
+  prk_dgemm)
+    size=${size:-64}
+    copy_prk DGEMM
+    defs=(-DMKL=0 -DDEFAULTBLOCK=32 -DBOFFSET=12 -DRESTRICT_KEYWORD=0 -DVERBOSE=0)
+    serial=("$work/SERIAL/DGEMM/dgemm.c" "$work/common/wtime.c")
+    mpi=("$work/MPI1/DGEMM/dgemm.c" "$work/common/wtime.c" "$work/common/MPI_bail_out.c")
+    args=("$iters" "$size" 0)  # tile size 0: the untiled triple loop
+    IFS=, read -r -a counts <<< "$procs"
+    for p in "${counts[@]}"; do
+      [ "$size" -ge "$p" ] || { echo "validate_public.sh: prk_dgemm: P=$p must be <= order=$size" >&2; exit 2; }
+    done
+    # SUMMA on the code's nprow x npcol grid (nprow the largest divisor of P
+    # <= sqrt(P)); panel width nb = order, so each step is one whole block
+    # column / row, and no local blocking: the serial untiled loop.
+    mpi_args() { echo "$iters $size $size 0"; }
+    what="C += A B, order $size, untiled (MPI: SUMMA, nb = order), $((iters + 1)) iterations"
+    ;;
+  prk_nstream)
+    size=${size:-65536}
+    copy_prk Nstream
+    defs=(-DMAXLENGTH=2000000 -DSTATIC_ALLOCATION=0 -DRESTRICT_KEYWORD=0 -DVERBOSE=0)
+    serial=("$work/SERIAL/Nstream/nstream.c" "$work/common/wtime.c")
+    mpi=("$work/MPI1/Nstream/nstream.c" "$work/common/wtime.c" "$work/common/MPI_bail_out.c")
+    args=("$iters" "$size" 0)  # offset 0 between the vectors
+    IFS=, read -r -a counts <<< "$procs"
+    for p in "${counts[@]}"; do
+      [ $((size % p)) -eq 0 ] || { echo "validate_public.sh: prk_nstream: P=$p does not divide length=$size" >&2; exit 2; }
+    done
+    what="triad a += b + s c, length $size, $((iters + 1)) iterations"
+    ;;
+  prk_reduce)
+    size=${size:-65536}
+    copy_prk Reduce
+    defs=(-DRESTRICT_KEYWORD=0 -DVERBOSE=0)
+    serial=("$work/SERIAL/Reduce/reduce.c" "$work/common/wtime.c")
+    mpi=("$work/MPI1/Reduce/reduce.c" "$work/common/wtime.c" "$work/common/MPI_bail_out.c")
+    args=("$iters" "$size")
+    what="vector += ones then MPI_Reduce, length $size, $((iters + 1)) iterations"
+    note="not counted: each MPI rank holds its own whole vector and MPI_Reduces all P of them, a sum over P copies the serial code (one vector, no reduction) does not contain"
+    ;;
+  prk_sparse)
+    size=${size:-6}
+    copy_prk Sparse
+    defs=(-DSCRAMBLE=1 -DTESTDENSE=0 -DRESTRICT_KEYWORD=0 -DVERBOSE=0)
+    serial=("$work/SERIAL/Sparse/sparse.c" "$work/common/wtime.c")
+    mpi=("$work/MPI1/Sparse/sparse.c" "$work/common/wtime.c" "$work/common/MPI_bail_out.c")
+    args=("$iters" "$size" 2)  # 2^size x 2^size grid, radius 2, scrambled
+    IFS=, read -r -a counts <<< "$procs"
+    for p in "${counts[@]}"; do
+      [ $(((1 << size) % p)) -eq 0 ] || { echo "validate_public.sh: prk_sparse: P=$p does not divide 2^$size" >&2; exit 2; }
+    done
+    what="SpMV, scrambled radius-2 star on a 2^${size} x 2^${size} grid, $((iters + 1)) iterations"
+    note="not counted: the MPI code Allgathers the whole vector every iteration, which no owner-computes code needs"
+    ;;
   hpccg)
     size=${size:-16}
     [ -f "$src/HPCCG.cpp" ] || { echo "validate_public.sh: $src has no HPCCG.cpp (not a Mantevo/HPCCG checkout?)" >&2; exit 2; }
@@ -185,8 +273,11 @@ for p in counts:
     m = json.load(open(f"{out}/measured_p{p}.json"))
     for l in levels:
         e = est[l][int(p)]
-        acc = 1 - abs(e["total_bytes"] - m["total_bytes"]) / m["total_bytes"] if m["total_bytes"] else float("nan")
-        print(f"| {code} | {what} | {l} | {p} | {m['total_bytes']:,} | {e['total_bytes']:,} | {100 * acc:.1f}% "
+        if m["total_bytes"]:
+            acc = f"{100 * (1 - abs(e['total_bytes'] - m['total_bytes']) / m['total_bytes']):.1f}%"
+        else:  # nothing measured: exact if nothing estimated, else no ratio
+            acc = "100.0%" if e["total_bytes"] == 0 else "n/a"
+        print(f"| {code} | {what} | {l} | {p} | {m['total_bytes']:,} | {e['total_bytes']:,} | {acc} "
               f"| {m['p2p_bytes']:,} / {m['collective_bytes']:,} | {e['p2p_bytes']:,} / {e['collective_bytes']:,} "
               f"| {m['p2p_messages']:,} / {e['p2p_messages']:,} | {m['collective_calls']:,} / {e['collective_calls']:,} "
               f"| {e.get('distribution', '')} | {note} |")
