@@ -138,6 +138,37 @@ TEST(CostModel, GlobalSumAndCoefficientAreCollectives) {
   }
 }
 
+// The owner-computes schedule: b[i] = x[i] + c; sum += b[i]; then x[i] =
+// x[i] * sum. Each process computes its n/P values of each loop; the sum is
+// ready one step after the last partial (a reduction, not a chain of n
+// steps), and the second loop waits for it.
+TEST(CostModel, CriticalPathWaitsForTheReductionNotItsChain) {
+  constexpr std::uint64_t n = 128;
+  Analyzer<> a;
+  const Array x{0x10000}, b{0x20000}, c{0x30000}, sum{0x40000};
+  a.allocation(x.base, 8 * n);
+  a.allocation(b.base, 8 * n);
+  a.store(sum.at(0), 8, kComputedBit);
+  a.region_begin();
+  for (std::uint64_t i = 0; i < n; ++i) {
+    a.store(b.at(i), 8, a.join(a.load(c.at(0), 8), a.load(x.at(i), 8)));
+    a.store(sum.at(0), 8, a.join(a.load(sum.at(0), 8), a.load(b.at(i), 8)));
+  }
+  for (std::uint64_t i = 0; i < n; ++i) a.store(x.at(i), 8, a.join(a.load(x.at(i), 8), a.load(sum.at(0), 8)));
+  a.region_end();
+  Estimator<Profile0> est(a.profile());
+  for (int procs : {1, 2, 4, 8}) {
+    const CommEstimate e = est.estimate(procs);
+    EXPECT_EQ(e.critical_path, 2 * n / procs + 1) << procs;
+    EXPECT_DOUBLE_EQ(e.compute_seconds, static_cast<double>(e.critical_path) * LogicalVolumeCostModel{}.seconds_per_value);
+    // Every process computes its share and the sum's partials are no one's.
+    ASSERT_EQ(e.process_work.size(), static_cast<std::size_t>(procs));
+    std::uint64_t distributed = 0;
+    for (std::uint64_t w : e.process_work) distributed += w;
+    EXPECT_GE(distributed, 2 * n);
+  }
+}
+
 // c2 = f(c) in the first iteration, b[i] = c * c2 * x[i] in the second:
 // both coefficients are singletons, and c (an input) is broadcast when c2
 // is computed from it, in the first iteration, although nothing

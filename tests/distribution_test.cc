@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -75,14 +76,14 @@ TEST(Distribution, PortfolioFindsTheCartesianGridOfAStencil) {
   jacobi_swap(a, n, steps);
   Estimator<Profile0> est(a.profile());  // the default: ownership by location
   const CommEstimate four = est.estimate(4);
-  EXPECT_EQ(four.distribution, "cartesian");
+  EXPECT_EQ(four.distribution, "cartesian 2x2");
   EXPECT_EQ(four.p2p_bytes, 2u * 2 * (n - 2) * 8 * steps);
   // Slabs (block) cost more at 4: 3 cuts instead of 2 half-length ones.
   ASSERT_GE(four.candidates.size(), 2u);
-  EXPECT_EQ(four.candidates.front().first, "block");
-  EXPECT_EQ(four.candidates.front().second, 3u * 2 * (n - 2) * 8 * steps);
+  EXPECT_EQ(four.candidates.front().name, "block");
+  EXPECT_EQ(four.candidates.front().bytes, 3u * 2 * (n - 2) * 8 * steps);
   // No array indexed indirectly: no graph partition is offered.
-  for (const auto& [name, bytes] : four.candidates) EXPECT_NE(name, "metis");
+  for (const CandidateCost& c : four.candidates) EXPECT_NE(c.name, "metis");
 }
 
 TEST(Distribution, AlignedArraysShareOwnersAndTheOwnerMapSaysSo) {
@@ -144,9 +145,10 @@ TEST(Distribution, IndirectlyIndexedArraysAreOfferedAGraphPartition) {
     Estimator<Profile0> est(a.profile());
     const CommEstimate e = est.estimate(4);
     bool offered = false;
-    for (const auto& [name, bytes] : e.candidates) offered |= name == "metis";
+    for (const CandidateCost& c : e.candidates) offered |= c.name == "metis";
     EXPECT_EQ(offered, indirect);
-    for (const auto& [name, bytes] : e.candidates) EXPECT_GE(bytes, e.total_bytes()) << name;
+    // The one kept is the fastest predicted.
+    for (const CandidateCost& c : e.candidates) EXPECT_GE(c.seconds, e.predicted_seconds()) << c.name;
   }
 }
 
@@ -221,11 +223,54 @@ TEST(Distribution, ATransposeIsDistributedInBlocks) {
   a.finish();
   Estimator<Profile0> est(a.profile());
   const CommEstimate e = est.estimate(P);
-  for (const auto& [name, bytes] : e.candidates) EXPECT_NE(name, "metis");
+  for (const CandidateCost& c : e.candidates) EXPECT_NE(c.name, "metis");
   // Rows in blocks: of A's n x n elements, those outside the diagonal
   // blocks go to B's owner, every step.
   EXPECT_EQ(e.distribution, "block");
   EXPECT_EQ(e.p2p_bytes, 2u * 8 * n * n * (P - 1) / P);
+}
+
+// PRK's Synch_p2p: A(i,j) = A(i-1,j) + A(i,j-1) - A(i-1,j-1), i fastest
+// in memory, swept j outer. Cut across j (blocks, or squares) a process
+// waits for the one before it to finish; cut across i the processes
+// pipeline, one row apart. The kept distribution is the fastest, though
+// squares send fewer bytes.
+TEST(Distribution, APipelinedSweepIsCutAcrossItsInnerDimension) {
+  constexpr std::uint64_t n = 32;
+  constexpr int P = 4;
+  Analyzer<> a;
+  const Array A{0x1000000};
+  a.allocation(A.base, 8 * n * n);
+  auto at = [&](std::uint64_t i, std::uint64_t j) { return A.at(i + j * n); };
+  for (std::uint64_t k = 0; k < n * n; ++k) a.store(A.at(k), 8, kComputedBit);
+  a.region_begin();
+  for (int step = 0; step < 3; ++step) {
+    for (std::uint64_t j = 1; j < n; ++j) {
+      for (std::uint64_t i = 1; i < n; ++i) {
+        const Label s = a.join(a.join(a.load(at(i - 1, j), 8), a.load(at(i, j - 1), 8)), a.load(at(i - 1, j - 1), 8));
+        a.store(at(i, j), 8, a.compute(s));
+      }
+    }
+    a.iteration();
+  }
+  a.region_end();
+  a.finish();
+  Estimator<Profile0> est(a.profile());
+  const CommEstimate e = est.estimate(P);
+  EXPECT_EQ(e.distribution, "cartesian 1x4");
+  const auto named = [&](const std::string& name) {
+    const auto it = std::find_if(e.candidates.begin(), e.candidates.end(),
+                                 [&](const CandidateCost& c) { return c.name == name; });
+    EXPECT_NE(it, e.candidates.end()) << name;
+    return it == e.candidates.end() ? CandidateCost{} : *it;
+  };
+  // Blocks of j: the processes run one after another; squares: two stages
+  // of a quarter each at best; slabs of i: one process's share and the fill.
+  EXPECT_GT(named("block").compute_seconds, 2 * e.compute_seconds);
+  EXPECT_LT(named("cartesian 2x2").bytes, e.total_bytes());
+  EXPECT_GT(named("cartesian 2x2").compute_seconds, e.compute_seconds);
+  EXPECT_GT(named("cartesian 2x2").seconds, e.predicted_seconds());
+  EXPECT_LT(e.critical_path, 3 * (n - 1) * (n - 1) / P + 3 * n);
 }
 
 TEST(Distribution, MapErrorsNameTheLineAndTheProblem) {

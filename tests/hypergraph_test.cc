@@ -143,13 +143,13 @@ TEST(Hypergraph, ThePortfolioCostsTheCandidateAndSurvivesAFailingPartitioner) {
   Estimator<Profile0, DensityDistanceScorer, DistributionPortfolio> with(a.profile(), {}, portfolio);
   const CommEstimate e = with.estimate(4);
   bool offered = false;
-  for (const auto& [name, bytes] : e.candidates) offered |= name == "hypergraph";
+  for (const CandidateCost& c : e.candidates) offered |= c.name == "hypergraph";
   EXPECT_TRUE(offered);
 
   portfolio.hypergraph = [](const LocationIndex&, int) -> std::vector<ProcId> { throw std::runtime_error("no MPI"); };
   Estimator<Profile0, DensityDistanceScorer, DistributionPortfolio> failing(a.profile(), {}, portfolio);
   const CommEstimate f = failing.estimate(4);
-  for (const auto& [name, bytes] : f.candidates) EXPECT_NE(name, "hypergraph");
+  for (const CandidateCost& c : f.candidates) EXPECT_NE(c.name, "hypergraph");
   EXPECT_FALSE(f.distribution.empty());
 }
 

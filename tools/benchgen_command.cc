@@ -9,14 +9,12 @@
 
 #include "absl/flags/declare.h"
 #include "absl/flags/flag.h"
+#include "tools/network_flags.h"
 #include "absl/strings/str_cat.h"
 #include "commanalyzer/benchgen.h"
 #include "tools/profile_estimate.h"
 
 ABSL_DECLARE_FLAG(std::string, out);  // commanalyzer.cc
-ABSL_FLAG(double, compute_ns, 0,
-          "benchgen: nanoseconds of computation per value instance: each iteration busy-waits this times the "
-          "values its busiest process computes, before its communication (0: communication only)");
 
 namespace commanalyzer::cli {
 
@@ -29,10 +27,8 @@ int benchgen_command(const std::vector<char*>& positional) {
     if (std::filesystem::exists(dir) && !std::filesystem::is_directory(dir)) {
       throw CommandError(absl::StrCat("benchgen: --out: '", dir.string(), "' exists and is not a directory"), 2);
     }
+    // The time model's computation (network_flags.h checked the value).
     const double compute_ns = absl::GetFlag(FLAGS_compute_ns);
-    if (!std::isfinite(compute_ns) || compute_ns < 0) {
-      throw CommandError(absl::StrCat("--compute_ns: ", compute_ns, " is not a time in nanoseconds (>= 0)"), 2);
-    }
     const ProfileEstimate run = estimate_profile(positional[1], procs);
     BenchmarkOptions options{positional[1], {}};
     if (compute_ns > 0) {

@@ -58,7 +58,7 @@ ABSL_FLAG(std::string, ownership, "location",
           "MPI codes; arrays of one extent distributed alike; see --distribution) or value (the paper's "
           "partition of value instances, each placed on its own; see --partitioner)");
 ABSL_FLAG(std::string, distribution, "auto",
-          "with --ownership=location: auto (cost block, cartesian and metis, keep the cheapest), block (equal "
+          "with --ownership=location: auto (cost block, cartesian and metis, keep the fastest), block (equal "
           "contiguous chunks of every array), cartesian (blocks of a process grid over the array's grid shape), "
           "metis (METIS on the location graph), hypergraph (Zoltan's PHG on the location hypergraph, by "
           "connectivity; auto offers metis and hypergraph where an array is indexed indirectly), or a FILE naming the owner of array elements "
@@ -136,8 +136,9 @@ Usage:
       performs that communication (Isend/Irecv + Waitall per iteration,
       MPI_Bcast / MPI_Allreduce; repeated iterations as loops, senders as
       rank lists). Build: mpicc DIR/bench.c -IDIR -o bench; run: mpirun -np P
-      ./bench. --compute_ns T: before its communication each iteration
-      busy-waits T ns per value instance its busiest process computes.
+      ./bench. Before its communication each iteration busy-waits
+      --compute_ns (default 1) ns per value instance its busiest process
+      computes; --compute_ns 0: communication only.
   commanalyzer place PROFILE --procs P --nodes K --cores-per-node C
                      [--rankfile FILE] [--hosts NAME,NAME,...]
       Estimates the P x P matrix from a saved profile (as estimate does,
@@ -155,7 +156,7 @@ Ownership (analyze, estimate, demo): by default every array location has one
 owner process for the whole region, as in owner-computes MPI codes; arrays of
 one size are distributed alike. --distribution auto (default) costs block,
 cartesian (a process grid over the array's grid shape) and, where the flows
-are irregular, metis, and keeps the cheapest; block, cartesian or metis force
+are irregular, metis, and keeps the fastest; block, cartesian or metis force
 one; --distribution FILE estimates your own map (docs/DISTRIBUTION.md).
 --ownership=value partitions value instances instead (the paper's method;
 --partitioner chooses how).
@@ -167,7 +168,10 @@ communication time, Hockney model: a message of m bytes costs latency +
 m / bandwidth (--latency, microseconds, default 1; --bandwidth, GB/s,
 default 10: an InfiniBand-class network); an iteration costs its busiest
 process's sends or receives plus its collectives (ceil(log2 N) rounds for a
-Bcast, twice that for an Allreduce); the total sums the iterations. "where"
+Bcast, twice that for an Allreduce); the total sums the iterations. The
+distribution kept is the candidate with the least predicted time: that
+communication time plus its busiest process's computation, --compute_ns per
+value instance (default 1: a stored result a nanosecond). "where"
 (for the largest count) names the source line consuming each exchange and
 the loop sweeping it, per iteration; --json lists every site.
 
@@ -181,7 +185,7 @@ forwarded to the compiler or program it runs, which ends with it).)";
 // The subcommands a flag is for, where not analyze, estimate and demo.
 const std::map<std::string, std::string, std::less<>> kFlagCommands = {
     {"output", "build"},          {"n", "demo"},     {"steps", "demo"},       {"timeout", "analyze"},
-    {"csv", "trace"},             {"compute_ns", "benchgen"}, {"nodes", "place"}, {"cores_per_node", "place"},
+    {"csv", "trace"},             {"nodes", "place"}, {"cores_per_node", "place"},
     {"rankfile", "place"},        {"hosts", "place"}};
 
 // Appends `text` to `out`, wrapped at 78 columns after `indent` spaces.

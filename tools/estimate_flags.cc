@@ -28,6 +28,7 @@ LogicalVolumeCostModel cost_model_from_flags() {
   cost.recompute_when_cheaper = absl::GetFlag(FLAGS_recompute);
   cost.exchange_partials = absl::GetFlag(FLAGS_exchange_partials);
   cost.network = network_from_flags();
+  cost.seconds_per_value = seconds_per_value_from_flags();
   return cost;
 }
 

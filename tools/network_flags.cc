@@ -8,6 +8,11 @@
 // Defaults: an InfiniBand-class cluster network.
 ABSL_FLAG(double, latency, 1.0, "time model: latency per message in microseconds (default 1 us)");
 ABSL_FLAG(double, bandwidth, 10.0, "time model: bandwidth in GB/s, 1 GB = 1e9 bytes (default 10 GB/s)");
+// A value instance is one computed result stored to memory: in memory-bound
+// loops a core of a cluster node stores about one a nanosecond.
+ABSL_FLAG(double, compute_ns, 1.0,
+          "time model: nanoseconds of computation per value instance (default 1); the distribution kept is the "
+          "one whose communication and busiest process's computation take least time");
 
 namespace commanalyzer::cli {
 
@@ -19,8 +24,13 @@ std::string network_flag_error() {
   if (!std::isfinite(bandwidth) || bandwidth <= 0) {
     return absl::StrCat("--bandwidth: ", bandwidth, " is not a bandwidth in GB/s (> 0)");
   }
+  if (const double ns = absl::GetFlag(FLAGS_compute_ns); !std::isfinite(ns) || ns < 0) {
+    return absl::StrCat("--compute_ns: ", ns, " is not a time in nanoseconds (>= 0)");
+  }
   return "";
 }
+
+double seconds_per_value_from_flags() { return absl::GetFlag(FLAGS_compute_ns) * 1e-9; }
 
 HockneyModel network_from_flags() {
   return {absl::GetFlag(FLAGS_latency) * 1e-6, 1.0 / (absl::GetFlag(FLAGS_bandwidth) * 1e9)};

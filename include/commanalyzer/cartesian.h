@@ -197,59 +197,40 @@ class CartesianSearch {
     }
   }
 
-  // Owners of every node for `procs` processes; `class_shape` gets the shape
-  // each class was cut along (empty: none, BLOCK).
-  std::vector<ProcId> distribute(int procs, bool by_index, std::vector<Shape>* class_shape = nullptr) const {
+  // Owners of every node for `procs` processes on the process grid of
+  // `grid_rank` dimensions (0: of any rank) that sends least; `class_shape`
+  // gets the shape each class was cut along (empty: none, BLOCK), `grid`
+  // the process grid.
+  std::vector<ProcId> distribute(int procs, bool by_index, std::vector<Shape>* class_shape = nullptr,
+                                 std::size_t grid_rank = 0, Shape* grid = nullptr) const {
     using distribution_internal::factorisations;
     const auto P = static_cast<std::uint64_t>(procs);
-    Choice now, best;
-    now.chosen.assign(classes_.size(), nullptr);
+    Choice best;
     std::uint64_t least_total = ~std::uint64_t{0};
     for (std::size_t rank = 1; rank <= 3; ++rank) {
+      if (grid_rank != 0 && rank != grid_rank) continue;
       std::vector<Shape> grids;
       Shape partial;
       factorisations(P, Shape(rank, P), partial, grids);
       for (const Shape& g : grids) {
-        now.grid = g;
-        now.by_index = false;  // a class alone: no other extent to align with
-        for (std::uint32_t c = 0; c < classes_.size(); ++c) {
-          std::uint64_t least = ~std::uint64_t{0};
-          const Shape* pick = nullptr;
-          for (const Shape& dims : classes_[c].shapes) {
-            bool fits = dims.size() == rank;
-            for (std::size_t k = 0; fits && k < rank; ++k) fits = g[k] <= dims[k];
-            if (!fits) continue;
-            now.chosen[c] = &dims;
-            if (const std::uint64_t v = class_volume(c, now); v < least) {
-              least = v;
-              pick = &dims;
-            }
-          }
-          now.chosen[c] = pick;
-        }
-        now.cut.assign(rank, ~std::uint64_t{0});
-        for (const Shape* dims : now.chosen) {
-          for (std::size_t k = 0; dims && k < rank; ++k) now.cut[k] = std::min(now.cut[k], (*dims)[k]);
-        }
-        now.by_index = by_index;
+        Choice now = choose(g, by_index);
         // Ties go to the first found: fewer dimensions.
         if (const std::uint64_t v = total_volume(now); v < least_total) {
           least_total = v;
-          best = now;
+          best = std::move(now);
         }
       }
     }
-    std::vector<ProcId> owner(index_.node_count(), distribution_internal::kUnassigned);
-    for (LocationIndex::Node n = 0; n < index_.location_count(); ++n) owner[n] = owner_of(n, best, P);
-    distribution_internal::assign_free_nodes(index_, procs, owner);
-    distribution_internal::place_read_only_arrays(index_, procs, owner);
-    if (class_shape) {
-      class_shape->assign(classes_.size(), {});
-      for (std::uint32_t c = 0; c < classes_.size(); ++c) {
-        if (best.chosen[c]) (*class_shape)[c] = *best.chosen[c];
-      }
-    }
-    return owner;
+    if (grid) *grid = best.grid;
+    return owners(best, procs, class_shape);
+  }
+
+  // Owners of every node on the process grid `grid` (its product processes);
+  // empty if no class has a shape of the grid's rank that it fits.
+  std::vector<ProcId> distribute_on(const Shape& grid, bool by_index, std::vector<Shape>* class_shape = nullptr) const {
+    const Choice choice = choose(grid, by_index);
+    if (std::none_of(choice.chosen.begin(), choice.chosen.end(), [](const Shape* s) { return s != nullptr; })) return {};
+    return owners(choice, static_cast<int>(product(grid)), class_shape);
   }
 
  private:
@@ -265,6 +246,53 @@ class CartesianSearch {
     Shape grid, cut;
     bool by_index = false;
   };
+
+  // Every class cut by `g` in its shape of g's rank that sends least itself
+  // (none fits: BLOCK); classes of different extents aligned by index or in
+  // proportion.
+  Choice choose(const Shape& g, bool by_index) const {
+    const std::size_t rank = g.size();
+    Choice now;
+    now.chosen.assign(classes_.size(), nullptr);
+    now.grid = g;
+    now.by_index = false;  // a class alone: no other extent to align with
+    for (std::uint32_t c = 0; c < classes_.size(); ++c) {
+      std::uint64_t least = ~std::uint64_t{0};
+      const Shape* pick = nullptr;
+      for (const Shape& dims : classes_[c].shapes) {
+        bool fits = dims.size() == rank;
+        for (std::size_t k = 0; fits && k < rank; ++k) fits = g[k] <= dims[k];
+        if (!fits) continue;
+        now.chosen[c] = &dims;
+        if (const std::uint64_t v = class_volume(c, now); v < least) {
+          least = v;
+          pick = &dims;
+        }
+      }
+      now.chosen[c] = pick;
+    }
+    now.cut.assign(rank, ~std::uint64_t{0});
+    for (const Shape* dims : now.chosen) {
+      for (std::size_t k = 0; dims && k < rank; ++k) now.cut[k] = std::min(now.cut[k], (*dims)[k]);
+    }
+    now.by_index = by_index;
+    return now;
+  }
+
+  std::vector<ProcId> owners(const Choice& choice, int procs, std::vector<Shape>* class_shape) const {
+    const auto P = static_cast<std::uint64_t>(procs);
+    std::vector<ProcId> owner(index_.node_count(), distribution_internal::kUnassigned);
+    for (LocationIndex::Node n = 0; n < index_.location_count(); ++n) owner[n] = owner_of(n, choice, P);
+    distribution_internal::assign_free_nodes(index_, procs, owner);
+    distribution_internal::place_read_only_arrays(index_, procs, owner);
+    if (class_shape) {
+      class_shape->assign(classes_.size(), {});
+      for (std::uint32_t c = 0; c < classes_.size(); ++c) {
+        if (choice.chosen[c]) (*class_shape)[c] = *choice.chosen[c];
+      }
+    }
+    return owner;
+  }
 
   // A temporary lives where it is consumed (assign_free_nodes): what flows
   // into it flows on to its consumers, so they are the peers seen through it

@@ -75,6 +75,16 @@
 
 namespace commanalyzer {
 
+// A distribution the estimate costed: its total bytes and predicted time
+// (communication and the busiest process's computation).
+struct CandidateCost {
+  std::string name;
+  std::uint64_t bytes = 0;
+  double seconds = 0;  // compute + exchange
+  double compute_seconds = 0;
+  double exchange_seconds = 0;
+};
+
 struct CommEstimate {
   int procs = 0;
   std::vector<std::uint64_t> matrix;           // procs x procs, p2p bytes row -> column
@@ -88,6 +98,8 @@ struct CommEstimate {
   std::uint64_t collective_calls = 0;  // distinct (kind, iteration)
   std::vector<std::uint64_t> phase_bytes;  // per iteration (last: after the last mark)
   std::vector<std::uint64_t> phase_work;   // per iteration: value instances the busiest process computes
+  std::vector<std::uint64_t> process_work;  // per process: value instances it computes in the region
+  std::vector<std::uint64_t> process_memory;  // per process: bytes of array locations it owns (by location)
   std::size_t iterations = 0;
   std::size_t singleton_vertices = 0;
   // Every message and collective call (messages.h), and their predicted
@@ -95,10 +107,26 @@ struct CommEstimate {
   MessageTrace trace;
   std::vector<double> phase_seconds;
   double seconds = 0;
+  // The predicted run time of the region, what the distribution kept
+  // minimises (estimate.h): the computation, at the cost model's seconds
+  // per value, and the exchanges (HockneyModel::exchange_seconds). The
+  // computation is a process's share of the work (mean_work values) and the
+  // time processes wait for values of the same iteration from others
+  // (waiting: the owner-computes schedule's critical path beyond its
+  // busiest process's work; a sweep cut across its direction waits, a
+  // pipelined one barely). The busiest process's excess over the mean is
+  // left out: at the analysis size it is where integer blocks fall on
+  // padding and shared entities (ghost layers, a mesh's shared nodes),
+  // which MPI codes balance or duplicate.
+  std::uint64_t critical_path = 0;
+  std::uint64_t mean_work = 0;
+  std::uint64_t waiting = 0;
+  double compute_seconds = 0;
+  double exchange_seconds = 0;
   // Ownership by location (distribution.h): the distribution kept, every
-  // candidate's total bytes, and the kept owner map as runs of elements.
+  // candidate's cost, and the kept owner map as runs of elements.
   std::string distribution;
-  std::vector<std::pair<std::string, std::uint64_t>> candidates;
+  std::vector<CandidateCost> candidates;
   std::vector<OwnerRun> owner_map;
   // Grid shapes of arrays (array id, dimensions) where the distribution
   // knows one: the owner map can be drawn.
@@ -110,6 +138,7 @@ struct CommEstimate {
   std::uint64_t collective_bytes() const { return broadcast_bytes + allreduce_bytes; }
   std::uint64_t total_bytes() const { return p2p_bytes + collective_bytes(); }
   std::uint64_t messages() const { return p2p_messages + collective_calls; }
+  double predicted_seconds() const { return compute_seconds + exchange_seconds; }
   double per_iteration_bytes() const {
     return iterations == 0 ? static_cast<double>(total_bytes())
                            : static_cast<double>(total_bytes()) / static_cast<double>(iterations);
@@ -131,6 +160,12 @@ concept CostModel = requires(const C& model, const ProfileT& profile, const Valu
 
 struct LogicalVolumeCostModel {
   HockneyModel network;
+  // Computation per value instance, for the predicted time that chooses
+  // between distributions (estimate.h): a value instance is one computed
+  // result stored to memory, and in the memory-bound loops these codes
+  // spend their time in a core of a typical cluster node stores about one
+  // a nanosecond (8 bytes stored and 8-16 loaded at 10-20 GB/s).
+  double seconds_per_value = 1e-9;
   bool combine_partial_updates = true;
   bool recompute_when_cheaper = true;
   bool exchange_partials = true;
@@ -143,7 +178,7 @@ struct LogicalVolumeCostModel {
     Run<ProfileT> run(profile, graph, owner, procs, combine_partial_updates);
     run.log_sends = recompute_when_cheaper;
     run.run_all();
-    if (!recompute_when_cheaper) return run.finish(network);
+    if (!recompute_when_cheaper) return run.finish(network, seconds_per_value);
     // Which receptions recomputation can replace is known only once every
     // reception is known. Receiving fewer values changes no other decision
     // of the run (what a process has received is the same set), so the
@@ -153,7 +188,7 @@ struct LogicalVolumeCostModel {
     auto contributed = [&](ValueId s, ProcId q) { return exchange_partials && run.contributed_partial(s, q); };
     ReceptionPlan plan = plan_receptions(
         profile, procs, run.delivered, [&](ValueId v) { return run.owner_of(v); }, recomputation, contributed);
-    if (plan.recomputed.empty()) return run.finish(network);
+    if (plan.recomputed.empty()) return run.finish(network, seconds_per_value);
     run.withdraw(plan.recomputed);
     // A process that recomputes the updates of a location keeps its own
     // copy of it (a shared node). SPMD codes set such copies up before the
@@ -174,7 +209,7 @@ struct LogicalVolumeCostModel {
       const auto q = static_cast<ProcId>(k % procs);
       if (!(exchange_partials && run.receive_partials(v, q))) run.receive_early(v, q);
     }
-    return run.finish(network);
+    return run.finish(network, seconds_per_value);
   }
 
  private:
@@ -204,7 +239,9 @@ struct LogicalVolumeCostModel {
       result.messages_matrix.assign(static_cast<std::size_t>(n) * n, 0);
       result.phase_bytes.assign(profile.phase_count(), 0);
       result.phase_work.assign(profile.phase_count(), 0);
+      result.process_work.assign(n, 0);
       work.assign(n, 0);
+      clock.assign(n, 0);
       result.iterations = profile.iterations();
       for (ProcId p : owner) result.singleton_vertices += p == kReplicated;
     }
@@ -227,10 +264,51 @@ struct LogicalVolumeCostModel {
       close_work(current_phase);
     }
 
+    // The owner-computes schedule: each process computes its values in the
+    // sequential order, one a time step, each once its sources are done
+    // (received values waited for, not priced: the exchanges are). The
+    // processes start each iteration together, as an SPMD code's
+    // iteration starts with its exchange (close_work). Within an iteration
+    // a pipelined sweep overlaps its processes, a sweep cut across its
+    // direction runs them one after another, an unbalanced split waits for
+    // its busiest process. A replicated value is a reduction's partial:
+    // ready when its last contribution is, its chain not a sequence of steps
+    // (each process sums its own part).
+    void schedule(ValueId v, std::span<const ValueId> sources, ProcId q) {
+      if (done_at.empty()) done_at.assign(profile.values.count() + 1, 0);  // ids from 1
+      const VertexId chain = profile.values.vertex(v);
+      std::uint32_t ready = 0, chained = 0;
+      for (ValueId s : sources) {
+        if (q == kReplicated && profile.values.vertex(s) == chain) {
+          chained = std::max(chained, done_at[s]);
+        } else {
+          ready = std::max(ready, done_at[s]);
+        }
+      }
+      if (q == kReplicated) {
+        done_at[v] = std::max(chained, ready + 1);
+        return;
+      }
+      std::uint64_t& c = clock[static_cast<std::size_t>(q)];
+      c = std::max<std::uint64_t>(c, ready) + 1;
+      done_at[v] = static_cast<std::uint32_t>(std::min<std::uint64_t>(c, ~std::uint32_t{0}));
+    }
+
     // The values the busiest process computes in `phase` (every process
     // computes the replicated ones).
     void close_work(std::size_t phase) {
       result.phase_work[phase] = replicated_work + *std::max_element(work.begin(), work.end());
+      for (int p = 0; p < n; ++p) result.process_work[p] += replicated_work + work[p];
+      // The iteration's exchanges wait for every process (schedule()); what
+      // its critical path adds to its busiest process's work is waiting.
+      const std::uint64_t end = *std::max_element(clock.begin(), clock.end());
+      const std::uint64_t busiest = *std::max_element(work.begin(), work.end());
+      std::uint64_t total = 0;
+      for (std::uint64_t w : work) total += w;
+      result.waiting += end - iteration_start > busiest ? end - iteration_start - busiest : 0;
+      result.mean_work += (total + static_cast<std::uint64_t>(n) - 1) / static_cast<std::uint64_t>(n);
+      std::fill(clock.begin(), clock.end(), end);
+      iteration_start = end;
       std::fill(work.begin(), work.end(), 0);
       replicated_work = 0;
     }
@@ -249,6 +327,7 @@ struct LogicalVolumeCostModel {
       } else {
         ++work[owner[x]];
       }
+      schedule(v, sources, owner[x]);
       if (among_own[x]) return;  // (sharers are tracked after the run: replay_sharers)
       const ProcId q = owner[x];
       if (q == kReplicated) {
@@ -548,7 +627,7 @@ struct LogicalVolumeCostModel {
     }
 
     template <TimeModel Net>
-    CommEstimate finish(const Net& net) {
+    CommEstimate finish(const Net& net, double seconds_per_value) {
       result.trace = std::move(log).finish();
       for (const auto& site : profile.sites) {
         result.trace.site_names.emplace_back(site.id, site.file + ":" + std::to_string(site.line));
@@ -556,6 +635,9 @@ struct LogicalVolumeCostModel {
       CommTime time = net.predict(result.trace);
       result.phase_seconds = std::move(time.phase_seconds);
       result.seconds = time.total_seconds;
+      result.critical_path = *std::max_element(clock.begin(), clock.end());
+      result.compute_seconds = static_cast<double>(result.mean_work + result.waiting) * seconds_per_value;
+      result.exchange_seconds = net.exchange_seconds(result.trace);
       result.sites = where.finish(profile);
       return std::move(result);
     }
@@ -581,6 +663,9 @@ struct LogicalVolumeCostModel {
     std::size_t current_phase = 0;
     MessageLog log;
     std::vector<std::uint64_t> work;  // values each process computed in the current phase
+    std::vector<std::uint64_t> clock;  // schedule(): when each process is done with its values so far
+    std::uint64_t iteration_start = 0;  // schedule(): when the current iteration's processes started
+    std::vector<std::uint32_t> done_at;  // schedule(): by value instance, when it is computed
     std::uint64_t replicated_work = 0;
     SiteAttribution where;
     ValueId consumer = 0;  // the value whose computation the current sends serve

@@ -1,14 +1,15 @@
 // Data distributions: an owner process for every location for the whole
 // region (locations.h), as owner-computes MPI codes distribute their data.
 // Candidates, each then costed by the cost model (estimate.h keeps the
-// cheapest):
+// one predicted to run fastest):
 //  - block: equal contiguous chunks of every aligned array class (slabs of
 //    a row-major grid);
 //  - cartesian (cartesian.h): blocks of one process grid over every array's
 //    grid shape, the shape read off the strides its values flow along (the
-//    halo of a 2-D or 3-D stencil), the grid the factorisation of N that
-//    sends least (what MPI_Dims_create and MPI_Cart_create give a stencil
-//    code);
+//    halo of a 2-D or 3-D stencil); the grids the factorisation of N of
+//    each rank that sends least (what MPI_Dims_create and MPI_Cart_create
+//    give a stencil code) and slabs across each dimension (a pipelined
+//    sweep);
 //  - metis: METIS k-way on the location graph (edge cut, work balanced per
 //    array class), offered where some array is indexed indirectly
 //    (x[col[k]]: the pass marks it, Profile::Array);
@@ -102,6 +103,13 @@ inline std::vector<ProcId> metis_distribution(const LocationIndex& index, int pr
   return owner;
 }
 
+// "4x4x1": a process grid as the candidates' names give it.
+inline std::string grid_name(const std::vector<std::uint64_t>& grid) {
+  std::string name;
+  for (std::uint64_t g : grid) name += (name.empty() ? "" : "x") + std::to_string(g);
+  return name;
+}
+
 // The portfolio: which candidates to offer the cost model.
 struct DistributionPortfolio {
   bool block = true;
@@ -156,14 +164,36 @@ struct DistributionPortfolio {
     const std::shared_ptr<const CartesianSearch> search = cartesian ? search_for(index) : nullptr;
     if (block) out.push_back({"block", block_distribution(index, procs), {}});
     if (cartesian) {
-      // Only distributions that differ from those before (where every
+      // The decompositions MPI codes of regular grids write: the grid of
+      // each rank that sends least (a halo exchange's squares), and slabs
+      // across each dimension (a sweep whose dependences run along one
+      // dimension overlaps its processes only when cut across another: a
+      // pipelined wavefront). Which runs fastest is the cost model's to
+      // say. Only distributions that differ from those before (where every
       // class's best grid is 1-D, cartesian is block; with one extent the
       // alignments agree).
       for (bool by_index : {false, true}) {
-        Distribution d{by_index ? "cartesian-by-index" : "cartesian", {}, {}};
-        d.node_owner = search->distribute(procs, by_index, &d.class_shape);
-        if (std::none_of(out.begin(), out.end(), [&](const Distribution& e) { return e.node_owner == d.node_owner; })) {
+        auto offer = [&](Distribution d, const CartesianSearch::Shape& grid) {
+          if (d.node_owner.empty() || std::any_of(out.begin(), out.end(), [&](const Distribution& e) {
+                return e.node_owner == d.node_owner;
+              })) {
+            return;
+          }
+          d.name = std::string(by_index ? "cartesian-by-index " : "cartesian ") + grid_name(grid);
           out.push_back(std::move(d));
+        };
+        for (std::size_t rank = 1; rank <= 3; ++rank) {
+          Distribution d;
+          CartesianSearch::Shape grid;
+          d.node_owner = search->distribute(procs, by_index, &d.class_shape, rank, &grid);
+          offer(std::move(d), grid);
+          for (std::size_t k = 0; rank > 1 && k < rank; ++k) {
+            CartesianSearch::Shape slabs(rank, 1);
+            slabs[k] = static_cast<std::uint64_t>(procs);
+            Distribution e;
+            e.node_owner = search->distribute_on(slabs, by_index, &e.class_shape);
+            offer(std::move(e), slabs);
+          }
         }
       }
     }

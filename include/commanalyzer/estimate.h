@@ -96,19 +96,25 @@ class Estimator {
       run_indexed(candidates.size(), threads, [&](std::size_t i) {
         costed[i] = cost_.estimate(profile_, graph_, index.vertex_owners(candidates[i].node_owner), procs);
       });
-      CommEstimate best;
-      std::vector<std::pair<std::string, std::uint64_t>> tried;
-      Distribution kept;
+      // An MPI programmer keeps the decomposition that runs fastest, not the
+      // one that sends least: messages cost latency and the busiest process's
+      // share of the work delays every other (a slab decomposition of a
+      // pipelined sweep, a balanced split of unequal arrays). Ties: fewer
+      // bytes, then the first.
+      std::vector<CandidateCost> tried;
+      std::size_t fastest = 0;
       for (std::size_t i = 0; i < candidates.size(); ++i) {
-        tried.emplace_back(candidates[i].name, costed[i].total_bytes());
-        if (i == 0 || costed[i].total_bytes() < best.total_bytes()) {  // the first of the cheapest
-          best = std::move(costed[i]);
-          kept = std::move(candidates[i]);
-        }
+        tried.push_back({candidates[i].name, costed[i].total_bytes(), costed[i].predicted_seconds(),
+                         costed[i].compute_seconds, costed[i].exchange_seconds});
+        const double t = costed[i].predicted_seconds(), best_t = costed[fastest].predicted_seconds();
+        if (t < best_t || (t == best_t && costed[i].total_bytes() < costed[fastest].total_bytes())) fastest = i;
       }
+      CommEstimate best = std::move(costed[fastest]);
+      const Distribution& kept = candidates[fastest];
       best.distribution = kept.name;
       best.candidates = std::move(tried);
       best.owner_map = index.owner_runs(kept.node_owner);
+      best.process_memory = index.owned_bytes(kept.node_owner, procs);
       for (std::uint32_t c = 0; c < kept.class_shape.size(); ++c) {
         if (kept.class_shape[c].empty()) continue;
         for (std::uint32_t array : index.classes()[c].arrays) best.array_shapes.emplace_back(array, kept.class_shape[c]);

@@ -258,6 +258,17 @@ class LocationIndex {
     return runs;
   }
 
+  // Bytes of array locations each of `procs` processes owns: a node is one
+  // element of every array of its class.
+  std::vector<std::uint64_t> owned_bytes(const std::vector<ProcId>& node_owner, int procs) const {
+    std::vector<std::uint64_t> bytes(static_cast<std::size_t>(procs), 0);
+    for (Node n = 0; n < locations_; ++n) {
+      const ArrayClass& c = classes_[class_[n]];
+      if (node_owner[n] >= 0) bytes[static_cast<std::size_t>(node_owner[n])] += c.element_bytes * c.arrays.size();
+    }
+    return bytes;
+  }
+
   // Sum of the uses along edges whose ends have different owners.
   std::uint64_t cut(const std::vector<ProcId>& node_owner) const {
     std::uint64_t total = 0;

@@ -110,7 +110,7 @@ inline void print_table(std::ostream& out, const GraphSummary& graph, const std:
   if (per_iteration) out << absl::StrFormat(" %13s", "us/iteration");
   const bool by_location = !estimates.empty() && !estimates.front().distribution.empty();
   out << absl::StrFormat("  %-10s", "total");
-  if (by_location) out << "  distribution (candidates' total bytes)";
+  if (by_location) out << "  distribution, the fastest (each candidate's total bytes / predicted us)";
   out << "\n";
   for (const CommEstimate& e : estimates) {
     out << absl::StrFormat("%6d %16d %16d %16d %10d %11d", e.procs, e.total_bytes(), e.p2p_bytes, e.collective_bytes(),
@@ -124,7 +124,8 @@ inline void print_table(std::ostream& out, const GraphSummary& graph, const std:
       if (e.candidates.size() > 1) {
         out << " (";
         for (std::size_t k = 0; k < e.candidates.size(); ++k) {
-          out << (k ? ", " : "") << e.candidates[k].first << " " << e.candidates[k].second;
+          out << (k ? ", " : "") << e.candidates[k].name << " "
+              << absl::StrFormat("%d / %.1f", e.candidates[k].bytes, e.candidates[k].seconds * 1e6);
         }
         out << ")";
       }
@@ -184,11 +185,18 @@ inline void write_json(std::ostream& out, const GraphSummary& graph, const std::
     for (std::size_t p = 0; p < e.phase_seconds.size(); ++p) {
       out << (p ? "," : "") << absl::StrFormat("%.9g", e.phase_seconds[p]);
     }
+    out << absl::StrFormat("], \"compute_seconds\": %.9g, \"process_work\": [", e.compute_seconds);
+    for (std::size_t p = 0; p < e.process_work.size(); ++p) out << (p ? "," : "") << e.process_work[p];
+    out << "], \"process_memory\": [";
+    for (std::size_t p = 0; p < e.process_memory.size(); ++p) out << (p ? "," : "") << e.process_memory[p];
     out << "]";
     if (!e.distribution.empty()) {
       out << ", \"distribution\": \"" << e.distribution << "\", \"candidates\": {";
       for (std::size_t c = 0; c < e.candidates.size(); ++c) {
-        out << (c ? ", " : "") << "\"" << e.candidates[c].first << "\": " << e.candidates[c].second;
+        out << (c ? ", " : "") << "\"" << e.candidates[c].name << "\": "
+            << absl::StrFormat("{\"bytes\": %d, \"seconds\": %.9g, \"compute_seconds\": %.9g, \"exchange_seconds\": %.9g}",
+                               e.candidates[c].bytes, e.candidates[c].seconds, e.candidates[c].compute_seconds,
+                               e.candidates[c].exchange_seconds);
       }
       // [array, first element, last element, rank]
       out << "}, \"owner_map\": [";
