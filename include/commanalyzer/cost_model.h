@@ -76,7 +76,7 @@
 namespace commanalyzer {
 
 // A distribution the estimate costed: its total bytes and predicted time
-// (communication and the busiest process's computation).
+// (CommEstimate::predicted_seconds: computation and exchanges).
 struct CandidateCost {
   std::string name;
   std::uint64_t bytes = 0;
@@ -269,9 +269,8 @@ struct LogicalVolumeCostModel {
     // (received values waited for, not priced: the exchanges are). The
     // processes start each iteration together, as an SPMD code's
     // iteration starts with its exchange (close_work). Within an iteration
-    // a pipelined sweep overlaps its processes, a sweep cut across its
-    // direction runs them one after another, an unbalanced split waits for
-    // its busiest process. A replicated value is a reduction's partial:
+    // a pipelined sweep overlaps its processes and a sweep cut across its
+    // direction runs them one after another. A replicated value is a reduction's partial:
     // ready when its last contribution is, its chain not a sequence of steps
     // (each process sums its own part).
     void schedule(ValueId v, std::span<const ValueId> sources, ProcId q) {
