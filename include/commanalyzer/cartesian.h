@@ -198,27 +198,21 @@ class CartesianSearch {
   }
 
   // Owners of every node for `procs` processes on the process grid of
-  // `grid_rank` dimensions (0: of any rank) that sends least; `class_shape`
-  // gets the shape each class was cut along (empty: none, BLOCK), `grid`
-  // the process grid.
-  std::vector<ProcId> distribute(int procs, bool by_index, std::vector<Shape>* class_shape = nullptr,
-                                 std::size_t grid_rank = 0, Shape* grid = nullptr) const {
-    using distribution_internal::factorisations;
-    const auto P = static_cast<std::uint64_t>(procs);
+  // `rank` dimensions that sends least; `class_shape` gets the shape each
+  // class was cut along (empty: none, BLOCK), `grid` the process grid.
+  std::vector<ProcId> distribute(int procs, bool by_index, std::size_t rank, std::vector<Shape>* class_shape = nullptr,
+                                 Shape* grid = nullptr) const {
+    std::vector<Shape> grids;
+    Shape partial;
+    distribution_internal::factorisations(static_cast<std::uint64_t>(procs), Shape(rank, procs), partial, grids);
     Choice best;
     std::uint64_t least_total = ~std::uint64_t{0};
-    for (std::size_t rank = 1; rank <= 3; ++rank) {
-      if (grid_rank != 0 && rank != grid_rank) continue;
-      std::vector<Shape> grids;
-      Shape partial;
-      factorisations(P, Shape(rank, P), partial, grids);
-      for (const Shape& g : grids) {
-        Choice now = choose(g, by_index);
-        // Ties go to the first found: fewer dimensions.
-        if (const std::uint64_t v = total_volume(now); v < least_total) {
-          least_total = v;
-          best = std::move(now);
-        }
+    for (const Shape& g : grids) {
+      Choice now = choose(g, by_index);
+      // Ties go to the first found.
+      if (const std::uint64_t v = total_volume(now); v < least_total) {
+        least_total = v;
+        best = std::move(now);
       }
     }
     if (grid) *grid = best.grid;

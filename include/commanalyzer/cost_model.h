@@ -242,6 +242,7 @@ struct LogicalVolumeCostModel {
       result.process_work.assign(n, 0);
       work.assign(n, 0);
       clock.assign(n, 0);
+      done_at.assign(profile.values.count() + 1, 0);  // value ids from 1
       result.iterations = profile.iterations();
       for (ProcId p : owner) result.singleton_vertices += p == kReplicated;
     }
@@ -273,9 +274,7 @@ struct LogicalVolumeCostModel {
     // direction runs them one after another. A replicated value is a reduction's partial:
     // ready when its last contribution is, its chain not a sequence of steps
     // (each process sums its own part).
-    void schedule(ValueId v, std::span<const ValueId> sources, ProcId q) {
-      if (done_at.empty()) done_at.assign(profile.values.count() + 1, 0);  // ids from 1
-      const VertexId chain = profile.values.vertex(v);
+    void schedule(ValueId v, VertexId chain, std::span<const ValueId> sources, ProcId q) {
       std::uint32_t ready = 0, chained = 0;
       for (ValueId s : sources) {
         if (q == kReplicated && profile.values.vertex(s) == chain) {
@@ -296,12 +295,12 @@ struct LogicalVolumeCostModel {
     // The values the busiest process computes in `phase` (every process
     // computes the replicated ones).
     void close_work(std::size_t phase) {
-      result.phase_work[phase] = replicated_work + *std::max_element(work.begin(), work.end());
+      const std::uint64_t busiest = *std::max_element(work.begin(), work.end());
+      result.phase_work[phase] = replicated_work + busiest;
       for (int p = 0; p < n; ++p) result.process_work[p] += replicated_work + work[p];
       // The iteration's exchanges wait for every process (schedule()); what
       // its critical path adds to its busiest process's work is waiting.
       const std::uint64_t end = *std::max_element(clock.begin(), clock.end());
-      const std::uint64_t busiest = *std::max_element(work.begin(), work.end());
       std::uint64_t total = 0;
       for (std::uint64_t w : work) total += w;
       result.waiting += end - iteration_start > busiest ? end - iteration_start - busiest : 0;
@@ -320,17 +319,17 @@ struct LogicalVolumeCostModel {
         close_work(current_phase);
         current_phase = phase;
       }
-      const ValueGraph::Vertex x = graph.local(profile.values.vertex(v));
+      const VertexId chain = profile.values.vertex(v);
+      const ValueGraph::Vertex x = graph.local(chain);
       if (owner[x] == kReplicated) {
         ++replicated_work;
       } else {
         ++work[owner[x]];
       }
-      schedule(v, sources, owner[x]);
+      schedule(v, chain, sources, owner[x]);
       if (among_own[x]) return;  // (sharers are tracked after the run: replay_sharers)
       const ProcId q = owner[x];
       if (q == kReplicated) {
-        const VertexId chain = profile.values.vertex(v);
         ProcId c = kNone;
         for (ValueId s : sources) {
           const ProcId p = owner_of(s);

@@ -185,7 +185,7 @@ struct DistributionPortfolio {
         for (std::size_t rank = 1; rank <= 3; ++rank) {
           Distribution d;
           CartesianSearch::Shape grid;
-          d.node_owner = search->distribute(procs, by_index, &d.class_shape, rank, &grid);
+          d.node_owner = search->distribute(procs, by_index, rank, &d.class_shape, &grid);
           offer(std::move(d), grid);
           for (std::size_t k = 0; rank > 1 && k < rank; ++k) {
             CartesianSearch::Shape slabs(rank, 1);

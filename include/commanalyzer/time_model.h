@@ -54,22 +54,9 @@ struct HockneyModel {
   CommTime predict(const MessageTrace& trace) const {
     CommTime time;
     time.phase_seconds.assign(trace.phases, 0.0);
-    const auto n = static_cast<std::size_t>(std::max(trace.procs, 0));
-    std::vector<double> sending(n), receiving(n);
-    // Messages are sorted by iteration: one pass, one iteration at a time.
-    for (std::size_t i = 0; i < trace.messages.size();) {
-      const std::uint32_t phase = trace.messages[i].iteration;
-      std::fill(sending.begin(), sending.end(), 0.0);
-      std::fill(receiving.begin(), receiving.end(), 0.0);
-      for (; i < trace.messages.size() && trace.messages[i].iteration == phase; ++i) {
-        const Message& m = trace.messages[i];
-        const double t = message_seconds(m.bytes);
-        sending[m.from] += t;
-        receiving[m.to] += t;
-      }
-      time.phase_seconds[phase] += std::max(*std::max_element(sending.begin(), sending.end()),
-                                            *std::max_element(receiving.begin(), receiving.end()));
-    }
+    busiest_per_iteration(
+        trace, [&](const Message& m) { return message_seconds(m.bytes); },
+        [&](std::uint32_t phase, double busiest) { time.phase_seconds[phase] += busiest; });
     for (const CollectiveCall& c : trace.collectives) {
       time.phase_seconds[c.iteration] += collective_seconds(c, trace.procs);
     }
@@ -84,23 +71,35 @@ struct HockneyModel {
   // What distinguishes decompositions as the problem grows (the bytes), not
   // what the analysis size happens to make of latency.
   double exchange_seconds(const MessageTrace& trace) const {
-    const auto n = static_cast<std::size_t>(std::max(trace.procs, 0));
-    std::vector<std::uint64_t> sent(n), received(n);
     double total = 0;
-    for (std::size_t i = 0; i < trace.messages.size();) {
-      const std::uint32_t phase = trace.messages[i].iteration;
-      std::fill(sent.begin(), sent.end(), 0);
-      std::fill(received.begin(), received.end(), 0);
-      for (; i < trace.messages.size() && trace.messages[i].iteration == phase; ++i) {
-        sent[trace.messages[i].from] += trace.messages[i].bytes;
-        received[trace.messages[i].to] += trace.messages[i].bytes;
-      }
-      const std::uint64_t busiest = std::max(*std::max_element(sent.begin(), sent.end()),
-                                             *std::max_element(received.begin(), received.end()));
-      total += message_seconds(busiest);
-    }
+    busiest_per_iteration(
+        trace, [](const Message& m) { return static_cast<double>(m.bytes); },
+        [&](std::uint32_t, double bytes) { total += message_seconds(static_cast<std::uint64_t>(bytes)); });
     for (const CollectiveCall& c : trace.collectives) total += collective_seconds(c, trace.procs);
     return total;
+  }
+
+ private:
+  // For each iteration with messages, done(iteration, the largest of any
+  // process's summed weight(message) sent or received). Messages are sorted
+  // by iteration: one pass, one iteration at a time.
+  template <class Weight, class Done>
+  static void busiest_per_iteration(const MessageTrace& trace, Weight weight, Done done) {
+    const auto n = static_cast<std::size_t>(std::max(trace.procs, 0));
+    std::vector<double> sending(n), receiving(n);
+    for (std::size_t i = 0; i < trace.messages.size();) {
+      const std::uint32_t phase = trace.messages[i].iteration;
+      std::fill(sending.begin(), sending.end(), 0.0);
+      std::fill(receiving.begin(), receiving.end(), 0.0);
+      for (; i < trace.messages.size() && trace.messages[i].iteration == phase; ++i) {
+        const Message& m = trace.messages[i];
+        const double w = weight(m);
+        sending[m.from] += w;
+        receiving[m.to] += w;
+      }
+      done(phase, std::max(*std::max_element(sending.begin(), sending.end()),
+                           *std::max_element(receiving.begin(), receiving.end())));
+    }
   }
 };
 static_assert(TimeModel<HockneyModel>);
