@@ -11,16 +11,19 @@
 #   1. `commanalyzer analyze` of the serial build, all process counts from
 #      one profile;
 #   2. the MPI build under the PMPI counter (examples/measure) per count;
-#   3. a row per count: measured and estimated bytes, accuracy =
-#      1 - |est - meas| / meas (nothing measured: 100.0 % if nothing is
-#      estimated either, else n/a), point-to-point and collective bytes,
-#      point-to-point messages and collective calls (measured: the PMPI
-#      counter's p2p_messages and collective_calls, a Barrier counting as a
-#      call of 0 bytes; estimated: the tool's p2p_messages and
-#      collective_calls), the distribution the tool kept, and a note ("not
-#      counted: why" where the MPI code's algorithm is not owner-computes, so
-#      the row is measured but no measure of the estimate), printed and,
-#      with --doc, appended to FILE.
+#   3. a row per count: iterations (measured / marked), measured and
+#      estimated bytes, accuracy = 1 - |est - meas| / meas (nothing
+#      measured: 100.0 % if nothing is estimated either, else n/a),
+#      point-to-point and collective bytes, point-to-point messages,
+#      collective calls with their kinds (measured: the PMPI counter's, a
+#      Barrier counting as a call of 0 bytes; estimated: Allreduces and
+#      Bcasts, and "fused", the tool's collective_calls, one per kind and
+#      iteration, which its message count uses), bytes per iteration, the
+#      distribution the tool kept, and a note ("not counted: why" where the
+#      MPI code's algorithm is not owner-computes, so the row is measured but
+#      no measure of the estimate), printed and, with --doc, appended to
+#      FILE. The largest count's busiest estimated sites (the tool's
+#      "where") go to DIR/sites<level>.txt.
 # --opt takes one level or a list (--opt -O0,-O1,-O2,-O3): one analysis
 # and one row per count for each, against the same MPI runs, and the
 # spread of the estimates over the levels.
@@ -55,6 +58,17 @@
 #                 -DUSING_MPI: 27-point operator on an n x n x 4n grid,
 #                 z-slabs of n x n x 4n/P on P processes; T CG iterations
 #                 (defaults n=16, T=10; P must divide 4n)
+# (CHECKOUT = a checkout of github.com/LLNL/LULESH, 2.0)
+#   lulesh2       serial build -DUSE_MPI=0, MPI build -DUSE_MPI=1, no
+#                 OpenMP; n is the GLOBAL edge: serial -s n, MPI -s n/cbrt(P)
+#                 per rank, so P must be a cube whose root divides n; -i T
+#                 cycles (defaults n=12, T=10, P=8,27,64)
+# (CHECKOUT = a checkout of github.com/Mantevo/miniFE)
+#   minife        its ref/ version, one source serial and -DHAVE_MPI, CSR
+#                 matrix; nx = ny = nz = n; at most T CG iterations
+#                 (MINIFE_MAX_ITER, added by the patch; defaults n=10,
+#                 T=31, where 10^3 converges, P=2,4,8)
+# Process counts default to 4,16 where not given above.
 # --tool PATH: use that commanalyzer binary (with its runfiles beside it)
 #   instead of building //tools:commanalyzer with bazel.
 # --prepare-only: only copy and patch the code into DIR/src and write
@@ -64,7 +78,7 @@
 # it, with --doc docs/VALIDATION.md, to add the public codes' rows.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-code="" src="" size="" iters=10 procs="4,16" opt="-O2" out="" doc="" tool="" prepare_only=0
+code="" src="" size="" iters="" procs="" opt="-O2" out="" doc="" tool="" prepare_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --code) code="$2"; shift ;;
@@ -100,6 +114,26 @@ mkdir -p "$out" && out="$(cd "$out" && pwd)"
 work="$out/src"
 rm -rf "$work"
 mkdir -p "$work"
+case "$code" in
+  lulesh2) iters=${iters:-10} procs=${procs:-8,27,64} ;;
+  minife) iters=${iters:-31} procs=${procs:-2,4,8} ;;
+  *) iters=${iters:-10} procs=${procs:-4,16} ;;
+esac
+IFS=, read -r -a counts <<< "$procs"
+# check_counts CONDITION WHY: every process count P meets CONDITION (bash
+# arithmetic in P), else WHY is the error.
+check_counts() {
+  local P
+  for P in "${counts[@]}"; do
+    (( $1 )) || { echo "validate_public.sh: $code: P=$P $2" >&2; exit 2; }
+  done
+}
+cube_root() { local c=1; while ((c * c * c < $1)); do c=$((c + 1)); done; echo "$c"; }
+# copy_tree DIR: DIR of the checkout ("" for all of it) as the work tree.
+copy_tree() {
+  cp -r "$src/$1." "$work/"
+  rm -rf "$work/.git"
+}
 # copy_prk KERNEL: the serial and MPI1 versions of a PRK kernel and what they include.
 # mpi_args P: the MPI program's arguments on P processes (default: the serial ones).
 mpi_args() { echo "${args[@]}"; }
@@ -112,6 +146,8 @@ copy_prk() {
   done
 }
 cxx=mpicc
+incs=(-I"$work/include")
+mpi_env=()  # mpirun -x NAME: the environment the MPI program needs
 note=""  # "not counted: REASON" for a row that does not measure the estimate
 case "$code" in
   prk_stencil)
@@ -139,10 +175,7 @@ case "$code" in
     serial=("$work/SERIAL/Synch_p2p/p2p.c" "$work/common/wtime.c")
     mpi=("$work/MPI1/Synch_p2p/p2p.c" "$work/common/wtime.c" "$work/common/MPI_bail_out.c")
     args=("$iters" "$size" "$size")  # m = n; the MPI code's group factor stays 1
-    IFS=, read -r -a counts <<< "$procs"
-    for p in "${counts[@]}"; do
-      [ "$size" -gt "$p" ] || { echo "validate_public.sh: prk_synch_p2p: P=$p must be < m=$size" >&2; exit 2; }
-    done
+    check_counts "P < size" "must be < m=$size"
     what="pipelined wavefront, ${size}^2, $((iters + 1)) iterations"
     ;;
   prk_dgemm)
@@ -152,10 +185,7 @@ case "$code" in
     serial=("$work/SERIAL/DGEMM/dgemm.c" "$work/common/wtime.c")
     mpi=("$work/MPI1/DGEMM/dgemm.c" "$work/common/wtime.c" "$work/common/MPI_bail_out.c")
     args=("$iters" "$size" 0)  # tile size 0: the untiled triple loop
-    IFS=, read -r -a counts <<< "$procs"
-    for p in "${counts[@]}"; do
-      [ "$size" -ge "$p" ] || { echo "validate_public.sh: prk_dgemm: P=$p must be <= order=$size" >&2; exit 2; }
-    done
+    check_counts "P <= size" "must be <= order=$size"
     # SUMMA on the code's nprow x npcol grid (nprow the largest divisor of P
     # <= sqrt(P)); panel width nb = order, so each step is one whole block
     # column / row, and no local blocking: the serial untiled loop.
@@ -169,10 +199,7 @@ case "$code" in
     serial=("$work/SERIAL/Nstream/nstream.c" "$work/common/wtime.c")
     mpi=("$work/MPI1/Nstream/nstream.c" "$work/common/wtime.c" "$work/common/MPI_bail_out.c")
     args=("$iters" "$size" 0)  # offset 0 between the vectors
-    IFS=, read -r -a counts <<< "$procs"
-    for p in "${counts[@]}"; do
-      [ $((size % p)) -eq 0 ] || { echo "validate_public.sh: prk_nstream: P=$p does not divide length=$size" >&2; exit 2; }
-    done
+    check_counts "size % P == 0" "does not divide length=$size"
     what="triad a += b + s c, length $size, $((iters + 1)) iterations"
     ;;
   prk_reduce)
@@ -192,18 +219,14 @@ case "$code" in
     serial=("$work/SERIAL/Sparse/sparse.c" "$work/common/wtime.c")
     mpi=("$work/MPI1/Sparse/sparse.c" "$work/common/wtime.c" "$work/common/MPI_bail_out.c")
     args=("$iters" "$size" 2)  # 2^size x 2^size grid, radius 2, scrambled
-    IFS=, read -r -a counts <<< "$procs"
-    for p in "${counts[@]}"; do
-      [ $(((1 << size) % p)) -eq 0 ] || { echo "validate_public.sh: prk_sparse: P=$p does not divide 2^$size" >&2; exit 2; }
-    done
+    check_counts "(1 << size) % P == 0" "does not divide 2^$size"
     what="SpMV, scrambled radius-2 star on a 2^${size} x 2^${size} grid, $((iters + 1)) iterations"
     note="not counted: the MPI code Allgathers the whole vector every iteration, which no owner-computes code needs"
     ;;
   hpccg)
     size=${size:-16}
     [ -f "$src/HPCCG.cpp" ] || { echo "validate_public.sh: $src has no HPCCG.cpp (not a Mantevo/HPCCG checkout?)" >&2; exit 2; }
-    cp -r "$src/." "$work/"
-    rm -rf "$work/.git"
+    copy_tree ""
     mkdir -p "$work/include"  # nothing of ours: -I for the PRK layout
     sources=(main.cpp generate_matrix.cpp read_HPC_row.cpp compute_residual.cpp mytimer.cpp dump_matlab_matrix.cpp
              HPC_sparsemv.cpp HPCCG.cpp waxpby.cpp ddot.cpp make_local_matrix.cpp exchange_externals.cpp
@@ -216,12 +239,48 @@ case "$code" in
     export HPCCG_MAX_ITER=$((iters + 1))  # iterations k = 1 .. T, each marked
     nz=$((4 * size))
     args=("$size" "$size" "$nz")
-    IFS=, read -r -a counts <<< "$procs"
-    for p in "${counts[@]}"; do
-      [ $((nz % p)) -eq 0 ] || { echo "validate_public.sh: hpccg: P=$p does not divide nz=$nz" >&2; exit 2; }
-    done
+    check_counts "nz % P == 0" "does not divide nz=$nz"
     mpi_args() { echo "$size $size $((nz / $1))"; }
     what="CG, 27-point, ${size}x${size}x${nz}, z-slabs, $iters iterations"
+    ;;
+  lulesh2)
+    size=${size:-12}
+    [ -f "$src/lulesh.cc" ] && [ -f "$src/lulesh-comm.cc" ] ||
+      { echo "validate_public.sh: $src has no lulesh.cc / lulesh-comm.cc (not an LLNL/LULESH checkout?)" >&2; exit 2; }
+    copy_tree ""
+    serial=("$work/lulesh.cc" "$work/lulesh-comm.cc" "$work/lulesh-viz.cc" "$work/lulesh-util.cc" "$work/lulesh-init.cc")
+    mpi=("${serial[@]}")
+    incs=(-I"$work")
+    defs=(-DUSE_MPI=0)
+    mpi_defs=(-DUSE_MPI=1)  # no -fopenmp: _OPENMP stays undefined
+    cxx=mpicxx
+    args=(-s "$size" -i "$iters" -q)
+    for p in "${counts[@]}"; do
+      c=$(cube_root "$p")
+      ((c * c * c == p && size % c == 0)) ||
+        { echo "validate_public.sh: lulesh2: P=$p is not a cube whose root divides the global edge $size" >&2; exit 2; }
+    done
+    mpi_args() { echo "-s $((size / $(cube_root "$1"))) -i $iters -q"; }
+    what="LULESH 2.0, ${size}^3 elements global, $iters cycles"
+    ;;
+  minife)
+    size=${size:-10}
+    [ -f "$src/ref/src/cg_solve.hpp" ] ||
+      { echo "validate_public.sh: $src has no ref/src/cg_solve.hpp (not a Mantevo/miniFE checkout?)" >&2; exit 2; }
+    copy_tree "ref/"
+    sources=(src/main.cpp src/YAML_Doc.cpp src/YAML_Element.cpp utils/BoxPartition.cpp utils/param_utils.cpp
+             utils/utils.cpp utils/mytimer.cpp)
+    serial=("${sources[@]/#/$work/}")
+    mpi=("${serial[@]}")
+    incs=(-I"$work/src" -I"$work/utils" -I"$work/fem")
+    defs=(-DMINIFE_SCALAR=double -DMINIFE_LOCAL_ORDINAL=int -DMINIFE_GLOBAL_ORDINAL=int -DMINIFE_CSR_MATRIX
+          -DMINIFE_INFO=0 -DMINIFE_KERNELS=0)
+    mpi_defs=("${defs[@]}" -DHAVE_MPI -DMPICH_IGNORE_CXX_SEEK)
+    cxx=mpicxx
+    export MINIFE_MAX_ITER=$iters
+    mpi_env=(-x MINIFE_MAX_ITER)
+    args=("nx=$size" "ny=$size" "nz=$size")
+    what="miniFE ref, CSR, ${size}^3, at most $iters CG iterations"
     ;;
   *) echo "validate_public.sh: unknown code '$code'" >&2; exit 2 ;;
 esac
@@ -246,21 +305,22 @@ fi
 for level in "${levels[@]}"; do
   echo "[public] analysing the serial $code ($what) at $level for P = $procs" >&2
   # Both runs start in $out: programs that write files (HPCCG's yaml) write them there.
-  (cd "$out" && "$tool" analyze "${serial[@]}" -I"$work/include" ${defs[@]+"${defs[@]}"} "$level" --procs "$procs" \
+  (cd "$out" && "$tool" analyze "${serial[@]}" "${incs[@]}" ${defs[@]+"${defs[@]}"} "$level" --procs "$procs" \
     --json "$out/estimate$level.json" --out "$out/analysis$level" -- "${args[@]}") > "$out/analysis$level.log" 2>&1 ||
     { tail -20 "$out/analysis$level.log" >&2; echo "validate_public.sh: analysis at $level failed" >&2; exit 1; }
 done
 
 lib="$out/libpmpi_counter.so"
 mpicc -O2 -shared -fPIC -o "$lib" "$root/examples/measure/pmpi_counter.c"
-$cxx -O2 -I"$work/include" ${defs[@]+"${defs[@]}"} ${mpi_defs[@]+"${mpi_defs[@]}"} -o "$out/mpi_program" "${mpi[@]}" -lm
+# The MPI build's defines: the serial build's unless the code names its own.
+[ -n "${mpi_defs+set}" ] || mpi_defs=(${defs[@]+"${defs[@]}"})
+$cxx -O2 "${incs[@]}" ${mpi_defs[@]+"${mpi_defs[@]}"} -o "$out/mpi_program" "${mpi[@]}" -lm
 flags=(--oversubscribe)
 [ "$(id -u)" = 0 ] && flags+=(--allow-run-as-root)
-IFS=, read -r -a counts <<< "$procs"
 for p in "${counts[@]}"; do
   echo "[public] MPI run on $p processes" >&2
   (cd "$out" && mpirun "${flags[@]}" -np "$p" -x LD_PRELOAD="$lib" -x CA_PMPI_OUT="$out/measured_p$p.json" \
-    "$out/mpi_program" $(mpi_args "$p")) > "$out/mpi_p$p.log" 2>&1 ||
+    ${mpi_env[@]+"${mpi_env[@]}"} "$out/mpi_program" $(mpi_args "$p")) > "$out/mpi_p$p.log" 2>&1 ||
     { tail -5 "$out/mpi_p$p.log" >&2; echo "validate_public.sh: MPI run failed" >&2; exit 1; }
 done
 
@@ -268,30 +328,62 @@ rows=$(python3 - "$out" "$code" "$what" "$opt" "$note" "${counts[@]}" <<'EOF'
 import json, sys
 out, code, what, opt, note, counts = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6:]
 levels = opt.split(",")
-est = {l: {e["n"]: e for e in json.load(open(f"{out}/estimate{l}.json"))["procs"]} for l in levels}
+doc = {l: json.load(open(f"{out}/estimate{l}.json")) for l in levels}
+est = {l: {e["n"]: e for e in doc[l]["procs"]} for l in levels}
+short = {"MPI_Allreduce": "Allreduce", "MPI_Bcast": "Bcast", "MPI_Reduce": "Reduce", "MPI_Barrier": "Barrier",
+         "MPI_Allgather": "Allgather", "MPI_Allgatherv": "Allgatherv", "MPI_Gather": "Gather",
+         "MPI_Scatter": "Scatter", "MPI_Alltoall": "Alltoall", "MPI_Alltoallv": "Alltoallv"}
 for p in counts:
     m = json.load(open(f"{out}/measured_p{p}.json"))
+    mit = m.get("iterations", 0)
+    mcoll = ", ".join(f"{short.get(k, k)} {v['calls']}" for k, v in sorted(m.get("collectives", {}).items())) or "none"
+    per = [r["total_bytes"] for r in m.get("per_iteration", [])]
+    mper = f"{sum(per) / len(per):,.0f}" if per else "-"
     for l in levels:
         e = est[l][int(p)]
+        eit = doc[l].get("iterations", 0)
+        ekinds = [f"Allreduce {e['allreduces']}" if e.get("allreduces") else "",
+                  f"Bcast {e['broadcasts']}" if e.get("broadcasts") else ""]
+        ecoll = ", ".join(k for k in ekinds if k) or "none"
         if m["total_bytes"]:
             acc = f"{100 * (1 - abs(e['total_bytes'] - m['total_bytes']) / m['total_bytes']):.1f}%"
         else:  # nothing measured: exact if nothing estimated, else no ratio
             acc = "100.0%" if e["total_bytes"] == 0 else "n/a"
-        print(f"| {code} | {what} | {l} | {p} | {m['total_bytes']:,} | {e['total_bytes']:,} | {acc} "
+        print(f"| {code} | {what} | {l} | {p} | {mit} / {eit} | {m['total_bytes']:,} | {e['total_bytes']:,} "
+              f"| {acc} "
               f"| {m['p2p_bytes']:,} / {m['collective_bytes']:,} | {e['p2p_bytes']:,} / {e['collective_bytes']:,} "
-              f"| {m['p2p_messages']:,} / {e['p2p_messages']:,} | {m['collective_calls']:,} / {e['collective_calls']:,} "
-              f"| {e.get('distribution', '')} | {note} |")
+              f"| {m['p2p_messages']:,} / {e['p2p_messages']:,} "
+              f"| {m['collective_calls']:,} ({mcoll}) / {e['allreduces'] + e['broadcasts']:,} ({ecoll}; "
+              f"{e['collective_calls']:,} fused) "
+              f"| {mper} / {e['per_iteration_bytes']:,.0f} | {e.get('distribution', '')} | {note} |")
 if len(levels) > 1:
     # (max - min) / min of the estimates over the levels, the largest over P
     spread = max((max(t) - min(t)) / min(t) if min(t) else 0.0
                  for t in ([est[l][int(p)]["total_bytes"] for l in levels] for p in counts))
     print(f"SPREAD {100 * spread:.2f}")
+# The busiest estimated sites at the largest count, per level (the tool's "where").
+big = max(int(p) for p in counts)
+for l in levels:
+    e = est[l][big]
+    sites = sorted(e.get("sites", []), key=lambda s: -(s["p2p_bytes"] + s.get("allreduce_bytes", 0)
+                                                         + s.get("broadcast_bytes", 0)))
+    total = e["total_bytes"] or 1
+    with open(f"{out}/sites{l}.txt", "w") as f:
+        f.write(f"{code} {l}, P = {big}: {len(sites)} sites, {e['total_bytes']:,} B in all\n")
+        for s in sites:
+            b = s["p2p_bytes"] + s.get("allreduce_bytes", 0) + s.get("broadcast_bytes", 0)
+            arrays = s.get("arrays", [])
+            names = ", ".join(f"#{a}" if not isinstance(a, dict) else f"#{a.get('id', a)}" for a in arrays[:8])
+            more = f" +{len(arrays) - 8}" if len(arrays) > 8 else ""
+            f.write(f"  {s['file'].split('/')[-1]}:{s['line']} (loop {s.get('loop_line', '?')}): {b:,} B "
+                    f"({100 * b / total:.1f}%), {s['p2p_messages']} msgs, {s.get('partners', 0)} partners, "
+                    f"{s.get('allreduces', 0)} allreduces, {s.get('broadcasts', 0)} bcasts; arrays {names}{more}\n")
 EOF
 )
 spread=$(sed -n 's/^SPREAD //p' <<< "$rows")
 rows=$(grep -v '^SPREAD ' <<< "$rows")
-header="| code | problem | build | P | measured B | estimated B | accuracy | meas p2p / coll B | est p2p / coll B | msgs meas / est | coll calls meas / est | distribution | note |
-|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
+header="| code | problem | build | P | iterations meas / est | measured B | estimated B | accuracy | meas p2p / coll B | est p2p / coll B | p2p messages meas / est | collective calls meas / est | B per iteration meas / est | distribution | note |
+|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|---|"
 echo "$header"
 echo "$rows"
 [ -z "$spread" ] || echo "estimates over $opt differ by at most $spread % (largest over P of (max - min) / min)"
@@ -309,4 +401,4 @@ if [ -n "$doc" ]; then
     fi
   } >> "$doc"
 fi
-echo "[public] results in $out" >&2
+echo "[public] results in $out (busiest estimated sites: $out/sites*.txt)" >&2

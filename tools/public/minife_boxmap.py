@@ -7,7 +7,7 @@ the nodes of its half, 5 below and 6 from node 5 on, of the 11 per edge. Row
 r = x + 11 y + 121 z. The map places the CG vectors (array #15 and the arrays
 aligned with it), the row arrays (#3, #4, #5) and the CSR columns and
 coefficients (#6, #7: 2 or 3 entries per dimension, 29791 in all) by row, as
-the array numbers of tools/validate_public_apps.sh --code minife's analysis
+the array numbers of tools/validate_public.sh --code minife's analysis
 (-O2) have them.
 """
 import sys
