@@ -148,7 +148,7 @@ TEST(Distribution, IndirectlyIndexedArraysAreOfferedAGraphPartition) {
     for (const CandidateCost& c : e.candidates) offered |= c.name == "metis";
     EXPECT_EQ(offered, indirect);
     // The one kept is the fastest predicted.
-    for (const CandidateCost& c : e.candidates) EXPECT_GE(c.seconds, e.predicted_seconds()) << c.name;
+    for (const CandidateCost& c : e.candidates) EXPECT_GE(c.seconds(), e.predicted_seconds()) << c.name;
   }
 }
 
@@ -269,7 +269,7 @@ TEST(Distribution, APipelinedSweepIsCutAcrossItsInnerDimension) {
   EXPECT_GT(named("block").compute_seconds, 2 * e.compute_seconds);
   EXPECT_LT(named("cartesian 2x2").bytes, e.total_bytes());
   EXPECT_GT(named("cartesian 2x2").compute_seconds, e.compute_seconds);
-  EXPECT_GT(named("cartesian 2x2").seconds, e.predicted_seconds());
+  EXPECT_GT(named("cartesian 2x2").seconds(), e.predicted_seconds());
   EXPECT_LT(e.critical_path, 3 * (n - 1) * (n - 1) / P + 3 * n);
 }
 

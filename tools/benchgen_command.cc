@@ -1,6 +1,5 @@
 #include "tools/benchgen_command.h"
 
-#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <iostream>
@@ -9,9 +8,9 @@
 
 #include "absl/flags/declare.h"
 #include "absl/flags/flag.h"
-#include "tools/network_flags.h"
 #include "absl/strings/str_cat.h"
 #include "commanalyzer/benchgen.h"
+#include "tools/network_flags.h"
 #include "tools/profile_estimate.h"
 
 ABSL_DECLARE_FLAG(std::string, out);  // commanalyzer.cc
@@ -28,12 +27,12 @@ int benchgen_command(const std::vector<char*>& positional) {
       throw CommandError(absl::StrCat("benchgen: --out: '", dir.string(), "' exists and is not a directory"), 2);
     }
     // The time model's computation (network_flags.h checked the value).
-    const double compute_ns = absl::GetFlag(FLAGS_compute_ns);
+    const double seconds_per_value = seconds_per_value_from_flags();
     const ProfileEstimate run = estimate_profile(positional[1], procs);
     BenchmarkOptions options{positional[1], {}};
-    if (compute_ns > 0) {
+    if (seconds_per_value > 0) {
       for (std::uint64_t values : run.estimate.phase_work) {
-        options.compute_seconds.push_back(compute_ns * 1e-9 * static_cast<double>(values));
+        options.compute_seconds.push_back(seconds_per_value * static_cast<double>(values));
       }
     }
     GeneratedBenchmark bench;

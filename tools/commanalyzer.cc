@@ -169,9 +169,11 @@ m / bandwidth (--latency, microseconds, default 1; --bandwidth, GB/s,
 default 10: an InfiniBand-class network); an iteration costs its busiest
 process's sends or receives plus its collectives (ceil(log2 N) rounds for a
 Bcast, twice that for an Allreduce); the total sums the iterations. The
-distribution kept is the candidate with the least predicted time: that
-communication time plus its busiest process's computation, --compute_ns per
-value instance (default 1: a stored result a nanosecond). "where"
+distribution kept is the candidate with the least predicted time: a
+process's share of the computation and its waiting for others in an
+iteration, --compute_ns per value instance (default 1: a stored result a
+nanosecond), plus one latency per iteration and the busiest process's bytes
+(docs/DISTRIBUTION.md). "where"
 (for the largest count) names the source line consuming each exchange and
 the loop sweeping it, per iteration; --json lists every site.
 

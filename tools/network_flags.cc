@@ -12,7 +12,7 @@ ABSL_FLAG(double, bandwidth, 10.0, "time model: bandwidth in GB/s, 1 GB = 1e9 by
 // loops a core of a cluster node stores about one a nanosecond.
 ABSL_FLAG(double, compute_ns, 1.0,
           "time model: nanoseconds of computation per value instance (default 1); the distribution kept is the "
-          "one whose communication and busiest process's computation take least time");
+          "one whose computation and exchanges are predicted to take least time");
 
 namespace commanalyzer::cli {
 

@@ -80,9 +80,9 @@ namespace commanalyzer {
 struct CandidateCost {
   std::string name;
   std::uint64_t bytes = 0;
-  double seconds = 0;  // compute + exchange
   double compute_seconds = 0;
   double exchange_seconds = 0;
+  double seconds() const { return compute_seconds + exchange_seconds; }
 };
 
 struct CommEstimate {

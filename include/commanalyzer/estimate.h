@@ -97,15 +97,15 @@ class Estimator {
         costed[i] = cost_.estimate(profile_, graph_, index.vertex_owners(candidates[i].node_owner), procs);
       });
       // An MPI programmer keeps the decomposition that runs fastest, not the
-      // one that sends least: messages cost latency and the busiest process's
-      // share of the work delays every other (a slab decomposition of a
-      // pipelined sweep, a balanced split of unequal arrays). Ties: fewer
-      // bytes, then the first.
+      // one that sends least: processes that wait for each other within an
+      // iteration (a pipelined sweep cut across its direction) lose what
+      // fewer bytes would save (CommEstimate::predicted_seconds). Ties:
+      // fewer bytes, then the first.
       std::vector<CandidateCost> tried;
       std::size_t fastest = 0;
       for (std::size_t i = 0; i < candidates.size(); ++i) {
-        tried.push_back({candidates[i].name, costed[i].total_bytes(), costed[i].predicted_seconds(),
-                         costed[i].compute_seconds, costed[i].exchange_seconds});
+        tried.push_back({candidates[i].name, costed[i].total_bytes(), costed[i].compute_seconds,
+                         costed[i].exchange_seconds});
         const double t = costed[i].predicted_seconds(), best_t = costed[fastest].predicted_seconds();
         if (t < best_t || (t == best_t && costed[i].total_bytes() < costed[fastest].total_bytes())) fastest = i;
       }

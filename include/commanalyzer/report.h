@@ -125,7 +125,7 @@ inline void print_table(std::ostream& out, const GraphSummary& graph, const std:
         out << " (";
         for (std::size_t k = 0; k < e.candidates.size(); ++k) {
           out << (k ? ", " : "") << e.candidates[k].name << " "
-              << absl::StrFormat("%d / %.1f", e.candidates[k].bytes, e.candidates[k].seconds * 1e6);
+              << absl::StrFormat("%d / %.1f", e.candidates[k].bytes, e.candidates[k].seconds() * 1e6);
         }
         out << ")";
       }
@@ -195,7 +195,7 @@ inline void write_json(std::ostream& out, const GraphSummary& graph, const std::
       for (std::size_t c = 0; c < e.candidates.size(); ++c) {
         out << (c ? ", " : "") << "\"" << e.candidates[c].name << "\": "
             << absl::StrFormat("{\"bytes\": %d, \"seconds\": %.9g, \"compute_seconds\": %.9g, \"exchange_seconds\": %.9g}",
-                               e.candidates[c].bytes, e.candidates[c].seconds, e.candidates[c].compute_seconds,
+                               e.candidates[c].bytes, e.candidates[c].seconds(), e.candidates[c].compute_seconds,
                                e.candidates[c].exchange_seconds);
       }
       // [array, first element, last element, rank]
