@@ -134,7 +134,8 @@ copy_tree() {
   cp -r "$src/$1." "$work/"
   rm -rf "$work/.git"
 }
-# copy_prk KERNEL: the serial and MPI1 versions of a PRK kernel and what they include.
+# copy_prk KERNEL FILE: the serial and MPI1 versions of a PRK kernel and
+# what they include; serial and mpi, the sources of each build.
 # mpi_args P: the MPI program's arguments on P processes (default: the serial ones).
 mpi_args() { echo "${args[@]}"; }
 copy_prk() {
@@ -144,6 +145,8 @@ copy_prk() {
     mkdir -p "$work/$(dirname "$d")"
     cp -r "$src/$d" "$work/$d"
   done
+  serial=("$work/SERIAL/$1/$2" "$work/common/wtime.c")
+  mpi=("$work/MPI1/$1/$2" "$work/common/wtime.c" "$work/common/MPI_bail_out.c")
 }
 cxx=mpicc
 incs=(-I"$work/include")
@@ -152,38 +155,30 @@ note=""  # "not counted: REASON" for a row that does not measure the estimate
 case "$code" in
   prk_stencil)
     size=${size:-256}
-    copy_prk Stencil
+    copy_prk Stencil stencil.c
     defs=(-DRADIUS=2 -DSTAR=1 -DDOUBLE=1 -DLOOPGEN=0)
-    serial=("$work/SERIAL/Stencil/stencil.c" "$work/common/wtime.c")
-    mpi=("$work/MPI1/Stencil/stencil.c" "$work/common/wtime.c" "$work/common/MPI_bail_out.c")
     args=("$iters" "$size")
     what="2-D star stencil, radius 2, ${size}^2, $((iters + 1)) iterations"
     ;;
   prk_transpose)
     size=${size:-256}
-    copy_prk Transpose
+    copy_prk Transpose transpose.c
     defs=()
-    serial=("$work/SERIAL/Transpose/transpose.c" "$work/common/wtime.c")
-    mpi=("$work/MPI1/Transpose/transpose.c" "$work/common/wtime.c" "$work/common/MPI_bail_out.c")
     args=("$iters" "$size" "$size")  # untiled (tile size = order)
     what="transpose B += A^T, ${size}^2, $((iters + 1)) iterations"
     ;;
   prk_synch_p2p)
     size=${size:-256}
-    copy_prk Synch_p2p
+    copy_prk Synch_p2p p2p.c
     defs=(-DRESTRICT_KEYWORD=0 -DVERBOSE=0)
-    serial=("$work/SERIAL/Synch_p2p/p2p.c" "$work/common/wtime.c")
-    mpi=("$work/MPI1/Synch_p2p/p2p.c" "$work/common/wtime.c" "$work/common/MPI_bail_out.c")
     args=("$iters" "$size" "$size")  # m = n; the MPI code's group factor stays 1
     check_counts "P < size" "must be < m=$size"
     what="pipelined wavefront, ${size}^2, $((iters + 1)) iterations"
     ;;
   prk_dgemm)
     size=${size:-64}
-    copy_prk DGEMM
+    copy_prk DGEMM dgemm.c
     defs=(-DMKL=0 -DDEFAULTBLOCK=32 -DBOFFSET=12 -DRESTRICT_KEYWORD=0 -DVERBOSE=0)
-    serial=("$work/SERIAL/DGEMM/dgemm.c" "$work/common/wtime.c")
-    mpi=("$work/MPI1/DGEMM/dgemm.c" "$work/common/wtime.c" "$work/common/MPI_bail_out.c")
     args=("$iters" "$size" 0)  # tile size 0: the untiled triple loop
     check_counts "P <= size" "must be <= order=$size"
     # SUMMA on the code's nprow x npcol grid (nprow the largest divisor of P
@@ -194,30 +189,24 @@ case "$code" in
     ;;
   prk_nstream)
     size=${size:-65536}
-    copy_prk Nstream
+    copy_prk Nstream nstream.c
     defs=(-DMAXLENGTH=2000000 -DSTATIC_ALLOCATION=0 -DRESTRICT_KEYWORD=0 -DVERBOSE=0)
-    serial=("$work/SERIAL/Nstream/nstream.c" "$work/common/wtime.c")
-    mpi=("$work/MPI1/Nstream/nstream.c" "$work/common/wtime.c" "$work/common/MPI_bail_out.c")
     args=("$iters" "$size" 0)  # offset 0 between the vectors
     check_counts "size % P == 0" "does not divide length=$size"
     what="triad a += b + s c, length $size, $((iters + 1)) iterations"
     ;;
   prk_reduce)
     size=${size:-65536}
-    copy_prk Reduce
+    copy_prk Reduce reduce.c
     defs=(-DRESTRICT_KEYWORD=0 -DVERBOSE=0)
-    serial=("$work/SERIAL/Reduce/reduce.c" "$work/common/wtime.c")
-    mpi=("$work/MPI1/Reduce/reduce.c" "$work/common/wtime.c" "$work/common/MPI_bail_out.c")
     args=("$iters" "$size")
     what="vector += ones then MPI_Reduce, length $size, $((iters + 1)) iterations"
     note="not counted: each MPI rank holds its own whole vector and MPI_Reduces all P of them, a sum over P copies the serial code (one vector, no reduction) does not contain"
     ;;
   prk_sparse)
     size=${size:-6}
-    copy_prk Sparse
+    copy_prk Sparse sparse.c
     defs=(-DSCRAMBLE=1 -DTESTDENSE=0 -DRESTRICT_KEYWORD=0 -DVERBOSE=0)
-    serial=("$work/SERIAL/Sparse/sparse.c" "$work/common/wtime.c")
-    mpi=("$work/MPI1/Sparse/sparse.c" "$work/common/wtime.c" "$work/common/MPI_bail_out.c")
     args=("$iters" "$size" 2)  # 2^size x 2^size grid, radius 2, scrambled
     check_counts "(1 << size) % P == 0" "does not divide 2^$size"
     what="SpMV, scrambled radius-2 star on a 2^${size} x 2^${size} grid, $((iters + 1)) iterations"
