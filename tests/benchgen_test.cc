@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "commanalyzer/analyzer.h"
@@ -97,6 +98,27 @@ TEST(Benchgen, RunsFollowTheTrace) {
   EXPECT_LT(second, third);
   EXPECT_NE(src.find("bench_exchange(b, RANKS(1), -1, 16);"), std::string::npos) << src;
   EXPECT_EQ(src.find("after the last iteration"), std::string::npos) << src;  // nothing happens there
+}
+
+// An iteration's rounds are completed one after another (a pipeline's
+// stages); equal rounds run as one loop.
+TEST(Benchgen, RoundsWaitInTurnAndRepeatAsALoop) {
+  MessageTrace trace{3, 2, {}, {}};
+  for (std::uint32_t r = 0; r < 5; ++r) {
+    trace.messages.push_back({0, 0, 1, 8, 0, r});
+    trace.messages.push_back({0, 1, 2, 8, 0, r});
+  }
+  trace.messages.push_back({0, 2, 0, 16, 0, 0});
+  std::sort(trace.messages.begin(), trace.messages.end(), [](const Message& a, const Message& b) {
+    return std::tie(a.from, a.to, a.round) < std::tie(b.from, b.to, b.round);
+  });
+  const std::string src = generate_benchmark(trace).source;
+  const std::string first_round =
+      "  bench_exchange(b, RANKS(0, 2, 1), +1, 8);\n  bench_exchange(b, RANKS(2), -2, 16);\n  bench_wait(b);\n";
+  const std::string later_rounds =
+      "  for (int r = 0; r < 4; ++r) {\n    bench_exchange(b, RANKS(0, 2, 1), +1, 8);\n    bench_wait(b);\n  }\n";
+  EXPECT_NE(src.find(first_round + later_rounds), std::string::npos) << src;
+  EXPECT_NE(src.find("11 point-to-point messages"), std::string::npos) << src;
 }
 
 // Compute delays (from the work per iteration) go before the iteration's

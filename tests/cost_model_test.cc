@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -167,6 +168,128 @@ TEST(CostModel, CriticalPathWaitsForTheReductionNotItsChain) {
     for (std::uint64_t w : e.process_work) distributed += w;
     EXPECT_GE(distributed, 2 * n);
   }
+}
+
+// Two dependent half-steps, as red-black SOR: x[i] = y[i-1] + y[i+1], then
+// y[i] = x[i-1] + x[i+1], split in two blocks. Each process needs its
+// neighbour's y from the last step before the first loop, and its
+// neighbour's x of this step before the second: two messages each way and
+// step (without the loops' sites, the whole step is one sweep, and a
+// neighbour's x exists before the receiver's part of it starts).
+TEST(CostModel, DependentHalfStepsSendTwoMessagesAStep) {
+  constexpr std::uint64_t n = 32;
+  constexpr int steps = 3;
+  Analyzer<> a;
+  const Array x{0x10000}, y{0x20000};
+  a.site(1, "sor.c", 11, 10);  // the two loops
+  a.site(2, "sor.c", 13, 12);
+  for (std::uint64_t i = 0; i < n; ++i) a.store(y.at(i), 8, kComputedBit);
+  a.region_begin();
+  for (int t = 0; t < steps; ++t) {
+    for (std::uint64_t i = 1; i + 1 < n; ++i) {
+      a.store(x.at(i), 8, a.join(a.load(y.at(i - 1), 8), a.load(y.at(i + 1), 8)), 1);
+    }
+    for (std::uint64_t i = 1; i + 1 < n; ++i) {
+      a.store(y.at(i), 8, a.join(a.load(x.at(i - 1), 8), a.load(x.at(i + 1), 8)), 2);
+    }
+    a.iteration();
+  }
+  a.region_end();
+  Estimator<Profile0, NoSingletons, OwnerMapPartitioner> est(a.profile(), {}, block_1d({x, y}, n));
+  const CommEstimate e = est.estimate(2);
+  EXPECT_EQ(e.p2p_bytes, 2u * 2 * 8 * steps);
+  EXPECT_EQ(e.p2p_messages, 2u * 2 * steps);
+  EXPECT_EQ(e.phase_bytes.size(), static_cast<std::size_t>(steps) + 1);
+  for (const Message& m : e.trace.messages) {
+    EXPECT_EQ(m.bytes, 8u);
+    EXPECT_LT(m.round, 2u);
+  }
+  // Jacobi's one exchange a step stays one message.
+  Analyzer<> b;
+  b.region_begin();
+  testing::jacobi1d(b, x, y, n, steps);
+  b.region_end();
+  Estimator<Profile0, NoSingletons, OwnerMapPartitioner> jacobi(b.profile(), {}, block_1d({x, y}, n));
+  EXPECT_EQ(jacobi.estimate(2).p2p_messages, 2u * steps);
+}
+
+// A sweep carried along i and j (a[j][i] = a[j][i-1] + a[j-1][i]) split by
+// columns is a pipeline: each process needs its left neighbour's value of
+// every row before it can start that row, so the values go once a row
+// (n - 1 messages per neighbour and step). Split by rows, the lower block
+// needs the whole boundary row before it starts: one message.
+TEST(CostModel, APipelinedSweepSendsOnceAStageAndABlockedOneOnce) {
+  constexpr std::uint64_t n = 16;
+  constexpr int steps = 2;
+  Analyzer<> a;
+  const Array A{0x100000, n};
+  a.site(1, "sweep.c", 12, 11);
+  for (std::uint64_t k = 0; k < n * n; ++k) a.store(A.at(k), 8, kComputedBit);
+  a.region_begin();
+  for (int t = 0; t < steps; ++t) {
+    for (std::uint64_t j = 1; j < n; ++j) {
+      for (std::uint64_t i = 1; i < n; ++i) {
+        a.store(A.at(j, i), 8, a.join(a.load(A.at(j, i - 1), 8), a.load(A.at(j - 1, i), 8)), 1);
+      }
+    }
+    a.iteration();
+  }
+  a.region_end();
+  auto split = [&](bool by_column) {
+    return OwnerMapPartitioner{[A, by_column](Address home, int parts) -> ProcId {
+      const std::uint64_t k = A.index(home);
+      return static_cast<ProcId>((by_column ? k % n : k / n) * parts / n);
+    }};
+  };
+  Estimator<Profile0, NoSingletons, OwnerMapPartitioner> columns(a.profile(), {}, split(true));
+  const CommEstimate pipelined = columns.estimate(2);
+  EXPECT_EQ(pipelined.p2p_messages, (n - 1) * steps);
+  EXPECT_EQ(pipelined.p2p_bytes, (n - 1) * steps * 8);
+  Estimator<Profile0, NoSingletons, OwnerMapPartitioner> rows(a.profile(), {}, split(false));
+  const CommEstimate blocked = rows.estimate(2);
+  EXPECT_EQ(blocked.p2p_messages, 1u * steps);
+  EXPECT_EQ(blocked.p2p_bytes, (n - 1) * steps * 8);
+}
+
+// Read-only values received in one iteration and used again in later
+// ones: a ghost coefficient (one value, less than the 64 a process owns)
+// is kept; the other half of a vector, as large as the part a process
+// owns, is received again each iteration, as SUMMA receives its panels.
+TEST(CostModel, ReceivedValuesAreKeptOnlyWithinGhostMemory) {
+  constexpr std::uint64_t n = 128;  // 1 KiB arrays: tracked
+  constexpr int steps = 3;
+  const Array x{0x10000}, y{0x20000}, c{0x30000};
+  auto run = [&](bool whole_half) {
+    Analyzer<> a;
+    for (const Array& array : {x, y, c}) a.allocation(array.base, 8 * n);  // the rule is per array
+    for (std::uint64_t i = 0; i < n; ++i) a.store(x.at(i), 8, kComputedBit), a.store(c.at(i), 8, kComputedBit);
+    a.region_begin();
+    for (int t = 0; t < steps; ++t) {
+      for (std::uint64_t i = whole_half ? 0 : 1; i + !whole_half < n; ++i) {
+        const Label read = whole_half ? a.load(x.at((i + n / 2) % n), 8)
+                                      : a.join(a.load(c.at(i - 1), 8), a.load(c.at(i + 1), 8));
+        a.store(y.at(i), 8, a.join(a.load(y.at(i), 8), read));
+      }
+      a.iteration();
+    }
+    a.region_end();
+    return a;
+  };
+  auto estimate = [&](const Analyzer<>& a, double ghost_memory) {
+    LogicalVolumeCostModel cost;
+    cost.ghost_memory = ghost_memory;
+    Estimator<Profile0, NoSingletons, OwnerMapPartitioner, LogicalVolumeCostModel> est(
+        a.profile(), {}, block_1d({x, y, c}, n), cost);
+    return est.estimate(2);
+  };
+  const Analyzer<> halo = run(false), half = run(true);
+  EXPECT_EQ(estimate(halo, 1.0).p2p_bytes, 2u * 8);
+  EXPECT_EQ(estimate(half, 1.0).p2p_bytes, 2u * 64 * 8 * steps);
+  EXPECT_EQ(estimate(half, 1.0).p2p_messages, 2u * steps);
+  const double keep_all = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(estimate(half, keep_all).p2p_bytes, 2u * 64 * 8);
+  EXPECT_EQ(estimate(half, 1.5).p2p_bytes, 2u * 64 * 8);
+  EXPECT_EQ(estimate(halo, keep_all).p2p_bytes, 2u * 8);
 }
 
 // c2 = f(c) in the first iteration, b[i] = c * c2 * x[i] in the second:

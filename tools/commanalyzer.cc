@@ -162,8 +162,9 @@ one; --distribution FILE estimates your own map (docs/DISTRIBUTION.md).
 --partitioner chooses how).
 
 Columns: total bytes = point-to-point + collective bytes under the logical
-volume convention (Bcast (N-1)m, Allreduce 2(N-1)m); messages = one per
-(sender, receiver, iteration) plus one per collective call; time = predicted
+volume convention (Bcast (N-1)m, Allreduce 2(N-1)m); messages = per
+(sender, receiver, iteration), one per loop (or pipelined stage) that needs
+values the earlier ones could not carry, plus one per collective call; time = predicted
 communication time, Hockney model: a message of m bytes costs latency +
 m / bandwidth (--latency, microseconds, default 1; --bandwidth, GB/s,
 default 10: an InfiniBand-class network); an iteration costs its busiest

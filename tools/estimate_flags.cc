@@ -13,6 +13,7 @@ ABSL_DECLARE_FLAG(bool, singleton_degree_floor);
 ABSL_DECLARE_FLAG(bool, combine_partial_updates);
 ABSL_DECLARE_FLAG(bool, recompute);
 ABSL_DECLARE_FLAG(bool, exchange_partials);
+ABSL_DECLARE_FLAG(double, ghost_memory);
 
 namespace commanalyzer::cli {
 
@@ -27,6 +28,7 @@ LogicalVolumeCostModel cost_model_from_flags() {
   cost.combine_partial_updates = absl::GetFlag(FLAGS_combine_partial_updates);
   cost.recompute_when_cheaper = absl::GetFlag(FLAGS_recompute);
   cost.exchange_partials = absl::GetFlag(FLAGS_exchange_partials);
+  cost.ghost_memory = absl::GetFlag(FLAGS_ghost_memory);
   cost.network = network_from_flags();
   cost.seconds_per_value = seconds_per_value_from_flags();
   return cost;

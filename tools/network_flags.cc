@@ -14,6 +14,11 @@ ABSL_FLAG(double, compute_ns, 1.0,
           "time model: nanoseconds of computation per value instance (default 1); the distribution kept is the "
           "one whose computation and exchanges are predicted to take least time");
 
+ABSL_FLAG(double, ghost_memory, 1.0,
+          "cost model: a process keeps values it received for later iterations while they take fewer locations "
+          "of an array than this times its own part of it; beyond, it receives them again in each iteration "
+          "(default 1: ghosts smaller than the part owned; inf: keep everything received)");
+
 namespace commanalyzer::cli {
 
 std::string network_flag_error() {
@@ -26,6 +31,9 @@ std::string network_flag_error() {
   }
   if (const double ns = absl::GetFlag(FLAGS_compute_ns); !std::isfinite(ns) || ns < 0) {
     return absl::StrCat("--compute_ns: ", ns, " is not a time in nanoseconds (>= 0)");
+  }
+  if (const double ghosts = absl::GetFlag(FLAGS_ghost_memory); !(ghosts >= 0)) {
+    return absl::StrCat("--ghost_memory: ", ghosts, " is not a share of the memory a process owns (>= 0, inf)");
   }
   return "";
 }

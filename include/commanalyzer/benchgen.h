@@ -13,7 +13,9 @@
 // whose senders are rank lists (ranklist.h): a stencil's benchmark does not
 // grow with the process count either. Every message is an MPI_Isend matched
 // by an MPI_Irecv of exactly its bytes, completed by one MPI_Waitall per
-// iteration; then the iteration's collective calls (MPI_Bcast, and
+// round (an iteration's k-th messages between each pair; equal rounds one
+// loop, so a pipelined sweep's benchmark does not grow with its stages);
+// then the iteration's collective calls (MPI_Bcast, and
 // MPI_Allreduce as a bitwise OR of bytes, the cheapest reduction valid on
 // MPI_BYTE). MPI_Pcontrol(2) marks each iteration's end, as the PMPI
 // counter (examples/measure) expects, so measured per-iteration figures
@@ -21,6 +23,7 @@
 #ifndef COMMANALYZER_BENCHGEN_H_
 #define COMMANALYZER_BENCHGEN_H_
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <map>
@@ -54,7 +57,7 @@ namespace benchgen_internal {
 
 // One iteration's communication, without its iteration number.
 struct Pattern {
-  std::vector<std::tuple<ProcId, ProcId, std::uint64_t>> messages;  // (from, to, bytes), sorted
+  std::vector<std::tuple<std::uint32_t, ProcId, ProcId, std::uint64_t>> messages;  // (round, from, to, bytes), sorted
   std::vector<std::tuple<CollectiveKind, ProcId, std::uint64_t>> collectives;  // in call order
   bool empty() const { return messages.empty() && collectives.empty(); }
   friend auto operator<=>(const Pattern&, const Pattern&) = default;
@@ -67,8 +70,9 @@ inline std::vector<Pattern> patterns_by_phase(const MessageTrace& trace) {
       throw std::invalid_argument(absl::StrCat("a message of ", m.bytes, " bytes (iteration ", m.iteration,
                                                ") exceeds MPI's int count"));
     }
-    phases[m.iteration].messages.emplace_back(m.from, m.to, m.bytes);
+    phases[m.iteration].messages.emplace_back(m.round, m.from, m.to, m.bytes);
   }
+  for (Pattern& p : phases) std::sort(p.messages.begin(), p.messages.end());
   for (const CollectiveCall& c : trace.collectives) {
     if (c.bytes > static_cast<std::uint64_t>(INT_MAX)) {
       throw std::invalid_argument(absl::StrCat("a collective of ", c.bytes, " bytes per rank (iteration ", c.iteration,
@@ -85,19 +89,41 @@ inline std::string ranks_call(const RankList& list) {
   return out + ")";
 }
 
-// The body of one pattern's function.
-inline std::string pattern_body(const Pattern& p) {
+// One round's exchanges and their wait, indented by `indent`.
+inline std::string round_body(const std::map<std::pair<std::uint64_t, int>, std::vector<ProcId>>& groups,
+                              const std::string& indent) {
   std::string out;
-  // (bytes, offset) -> senders, ascending (messages are sorted by sender).
-  std::map<std::pair<std::uint64_t, int>, std::vector<ProcId>> groups;
-  for (const auto& [from, to, bytes] : p.messages) groups[{bytes, to - from}].push_back(from);
   for (const auto& [key, senders] : groups) {
     const auto [bytes, offset] = key;
     for (const RankList& list : compress_ranks(senders)) {
-      absl::StrAppendFormat(&out, "  bench_exchange(b, %s, %+d, %d);\n", ranks_call(list), offset, bytes);
+      absl::StrAppendFormat(&out, "%sbench_exchange(b, %s, %+d, %d);\n", indent, ranks_call(list), offset, bytes);
     }
   }
-  if (!p.messages.empty()) out += "  bench_wait(b);\n";
+  return out + indent + "bench_wait(b);\n";
+}
+
+// The body of one pattern's function: its rounds of messages, each
+// completed before the next (the receiver needs the first round's values
+// before the second's are done), runs of equal rounds as one loop; then
+// its collectives.
+inline std::string pattern_body(const Pattern& p) {
+  using Round = std::map<std::pair<std::uint64_t, int>, std::vector<ProcId>>;  // (bytes, offset) -> senders
+  std::vector<Round> rounds;
+  for (const auto& [round, from, to, bytes] : p.messages) {
+    if (round >= rounds.size()) rounds.resize(round + 1);
+    rounds[round][{bytes, to - from}].push_back(from);  // senders ascending: messages are sorted
+  }
+  std::string out;
+  for (std::size_t r = 0; r < rounds.size();) {
+    std::size_t end = r + 1;
+    while (end < rounds.size() && rounds[end] == rounds[r]) ++end;
+    if (end - r == 1) {
+      out += round_body(rounds[r], "  ");
+    } else {
+      absl::StrAppendFormat(&out, "  for (int r = 0; r < %d; ++r) {\n%s  }\n", end - r, round_body(rounds[r], "    "));
+    }
+    r = end;
+  }
   for (const auto& [kind, root, bytes] : p.collectives) {
     if (kind == CollectiveKind::kBcast) {
       absl::StrAppendFormat(&out, "  bench_bcast(b, %d, %d);\n", root, bytes);

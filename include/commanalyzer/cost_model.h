@@ -40,12 +40,17 @@
 //    of it; the values from before the region those updates read (the
 //    location's first instance, a node's mass) are set up before the
 //    region, as SPMD codes initialise duplicated entities, and not sent.
+//  - ghost_memory: a process keeps received values for later iterations
+//    only while they take less of an array than its own part of it (times
+//    the factor); beyond, it receives them again in each iteration.
 // Contributions still pending at the end of an iteration are reduced in
 // that iteration (SPMD codes keep replicated values consistent every step:
 // `gsum += local_sum` each step is an Allreduce each step, not one at the
 // end), and so are those pending at the end of the region.
-// Messages: one per (sender, receiver, iteration) with traffic, plus one
-// call per (collective kind, iteration); each is a record of the trace
+// Messages: per (sender, receiver, iteration), one per loop (or pipelined
+// stage) that needs values no earlier message could carry (send_points.h,
+// messages.h), plus one call per (collective kind, iteration); each is a
+// record of the trace
 // (messages.h), which the time model (time_model.h) prices. Work: the
 // value instances the busiest process computes in each iteration
 // (phase_work), what a benchmark's compute delays stand for.
@@ -68,6 +73,7 @@
 #include "commanalyzer/messages.h"
 #include "commanalyzer/partitioner.h"
 #include "commanalyzer/recomputation.h"
+#include "commanalyzer/send_points.h"
 #include "commanalyzer/site_attribution.h"
 #include "commanalyzer/time_model.h"
 #include "commanalyzer/types.h"
@@ -169,6 +175,15 @@ struct LogicalVolumeCostModel {
   bool combine_partial_updates = true;
   bool recompute_when_cheaper = true;
   bool exchange_partials = true;
+  // A process keeps the values it received for later iterations (a
+  // read-only array's ghosts) while they take fewer locations of an array
+  // than ghost_memory times its own part of it; beyond, it receives them
+  // again in each iteration that uses them. Ghosts are a surface of the
+  // part a process owns; remote data as large as its own part is another
+  // process's block, which MPI codes stream (SUMMA receives A's and B's
+  // panels every multiplication) rather than copy. Halos are new values
+  // every iteration: the rule does not touch them. Infinity: keep all.
+  double ghost_memory = 1.0;
   RecomputationLimits recomputation;
 
   template <class ProfileT>
@@ -178,7 +193,14 @@ struct LogicalVolumeCostModel {
     Run<ProfileT> run(profile, graph, owner, procs, combine_partial_updates);
     run.log_sends = recompute_when_cheaper;
     run.run_all();
-    if (!recompute_when_cheaper) return run.finish(network, seconds_per_value);
+    // Received values kept for later iterations within the ghost memory;
+    // `plan`: what recomputation replaced (not received at all).
+    auto finish = [&](const ReceptionPlan* plan) {
+      run.receive_again_beyond_ghost_memory(
+          ghost_memory, [&](std::uint64_t k) { return plan == nullptr || !plan->recomputed.contains(k); });
+      return run.finish(network, seconds_per_value);
+    };
+    if (!recompute_when_cheaper) return finish(nullptr);
     // Which receptions recomputation can replace is known only once every
     // reception is known. Receiving fewer values changes no other decision
     // of the run (what a process has received is the same set), so the
@@ -188,7 +210,7 @@ struct LogicalVolumeCostModel {
     auto contributed = [&](ValueId s, ProcId q) { return exchange_partials && run.contributed_partial(s, q); };
     ReceptionPlan plan = plan_receptions(
         profile, procs, run.delivered, [&](ValueId v) { return run.owner_of(v); }, recomputation, contributed);
-    if (plan.recomputed.empty()) return run.finish(network, seconds_per_value);
+    if (plan.recomputed.empty()) return finish(nullptr);
     run.withdraw(plan.recomputed);
     // A process that recomputes the updates of a location keeps its own
     // copy of it (a shared node). SPMD codes set such copies up before the
@@ -209,7 +231,7 @@ struct LogicalVolumeCostModel {
       const auto q = static_cast<ProcId>(k % procs);
       if (!(exchange_partials && run.receive_partials(v, q))) run.receive_early(v, q);
     }
-    return run.finish(network, seconds_per_value);
+    return finish(&plan);
   }
 
  private:
@@ -233,7 +255,8 @@ struct LogicalVolumeCostModel {
           n(procs),
           combine_partial_updates(combine_partials),
           log(procs, profile_in.phase_count()),
-          where(procs, profile_in.phase_count()) {
+          where(procs, profile_in.phase_count()),
+          points(profile_in, procs) {
       result.procs = procs;
       result.matrix.assign(static_cast<std::size_t>(n) * n, 0);
       result.messages_matrix.assign(static_cast<std::size_t>(n) * n, 0);
@@ -292,6 +315,10 @@ struct LogicalVolumeCostModel {
       done_at[v] = static_cast<std::uint32_t>(std::min<std::uint64_t>(c, ~std::uint32_t{0}));
     }
 
+    // Values read from before the region exist from its start, whenever
+    // they were first read.
+    ValueId created_at(ValueId s) const { return profile.values.is_input(s) ? 0 : s; }
+
     // The values the busiest process computes in `phase` (every process
     // computes the replicated ones).
     void close_work(std::size_t phase) {
@@ -318,6 +345,7 @@ struct LogicalVolumeCostModel {
         publish_pending(current_phase);
         close_work(current_phase);
         current_phase = phase;
+        points.new_iteration();
       }
       const VertexId chain = profile.values.vertex(v);
       const ValueGraph::Vertex x = graph.local(chain);
@@ -327,6 +355,7 @@ struct LogicalVolumeCostModel {
         ++work[owner[x]];
       }
       schedule(v, chain, sources, owner[x]);
+      points.follow(v, owner[x]);
       if (among_own[x]) return;  // (sharers are tracked after the run: replay_sharers)
       const ProcId q = owner[x];
       if (q == kReplicated) {
@@ -358,9 +387,17 @@ struct LogicalVolumeCostModel {
           publish(s, phase);
           continue;
         }
-        if (!delivered.insert(key(s, q)).second) continue;
-        if (log_sends) send_log.emplace_back(key(s, q), v);
-        send(p, q, profile.values.size_bytes(s), phase, s);
+        const auto [seen, fresh] = delivered.try_emplace(key(s, q), static_cast<std::uint32_t>(phase));
+        if (!fresh) {
+          if (seen->second != phase) {  // kept from an earlier iteration
+            seen->second = static_cast<std::uint32_t>(phase);
+            kept_uses.push_back({key(s, q), v, static_cast<std::uint32_t>(phase), points.opens_at(q, created_at(s))});
+          }
+          continue;
+        }
+        const std::uint32_t message =
+            send(p, q, profile.values.size_bytes(s), phase, s, created_at(s), points.opens_at(q, created_at(s)));
+        if (log_sends) send_log.push_back({key(s, q), v, message});
       }
     }
 
@@ -413,11 +450,12 @@ struct LogicalVolumeCostModel {
 
     // Takes back the sends of `keys` (their receivers compute the values).
     void withdraw(const absl::flat_hash_set<std::uint64_t>& keys) {
-      for (const auto& [k, first_use] : send_log) {
+      for (const auto& [k, first_use, message] : send_log) {
         if (!keys.contains(k)) continue;
         const auto s = static_cast<ValueId>(k / n);
         consumer = first_use;
-        unsend(owner_of(s), static_cast<ProcId>(k % n), profile.values.size_bytes(s), profile.phase_of(first_use), s);
+        unsend(owner_of(s), static_cast<ProcId>(k % n), profile.values.size_bytes(s), profile.phase_of(first_use), s,
+               message);
       }
     }
 
@@ -439,8 +477,8 @@ struct LogicalVolumeCostModel {
         if (!tracks_sharers(v)) return;
         const ProcId q = owner_of(v);
         if (q == kReplicated) return;
-        for (; logged < send_log.size() && send_log[logged].second < v; ++logged) {
-          delivered_before.insert(send_log[logged].first);
+        for (; logged < send_log.size() && send_log[logged].first_use < v; ++logged) {
+          delivered_before.insert(send_log[logged].key);
         }
         combine_or_note_sharer(v, sources, q, profile.phase_of(v));
       });
@@ -457,7 +495,8 @@ struct LogicalVolumeCostModel {
     // input sent once serves every later use at q.
     bool partial_update(ValueId v, std::span<const ValueId> sources, ProcId q, std::size_t phase) {
       const VertexId chain = profile.values.vertex(v);
-      const auto& at = replaying ? delivered_before : delivered;  // (value, process) pairs received so far
+      // (value, process) pairs received so far
+      auto received = [&](std::uint64_t k) { return replaying ? delivered_before.contains(k) : delivered.contains(k); };
       bool updates_chain = false;
       bool inputs_single_use = true;
       std::uint64_t input_bytes = 0;
@@ -469,7 +508,7 @@ struct LogicalVolumeCostModel {
           continue;
         }
         const ProcId p = owner_of(s);
-        if (p == q || p == kReplicated || at.contains(key(s, q))) continue;
+        if (p == q || p == kReplicated || received(key(s, q))) continue;
         input_bytes += profile.values.size_bytes(s);
         inputs_single_use = inputs_single_use && graph.source_uses(s) <= 1;
         if (std::find(candidates.begin(), candidates.end(), p) == candidates.end()) candidates.push_back(p);
@@ -483,7 +522,7 @@ struct LogicalVolumeCostModel {
       for (const ProcId p : candidates) {
         const bool holds_all = std::all_of(sources.begin(), sources.end(), [&](ValueId s) {
           const ProcId o = owner_of(s);
-          return profile.values.vertex(s) == chain || o == p || o == kReplicated || at.contains(key(s, p));
+          return profile.values.vertex(s) == chain || o == p || o == kReplicated || received(key(s, p));
         });
         if (holds_all) {
           contributor = p;
@@ -499,10 +538,13 @@ struct LogicalVolumeCostModel {
       }
       if (!under_way) partial_sent.insert(partial);
       if (!replaying) {
+        ValueId created = 0;  // the partial, once its contributor's inputs exist
         for (ValueId s : sources) {
-          if (owner_of(s) == kReplicated && profile.values.vertex(s) != chain) publish(s, phase);
+          if (profile.values.vertex(s) == chain) continue;
+          if (owner_of(s) == kReplicated) publish(s, phase);
+          created = std::max(created, created_at(s));
         }
-        if (!under_way) send(contributor, q, partial_bytes, phase, v);
+        if (!under_way) send(contributor, q, partial_bytes, phase, v, created, points.opens_at(q, created));
       }
       if (tracks_sharers(v)) add_sharer(chain, phase, v, contributor);
       return true;
@@ -546,46 +588,83 @@ struct LogicalVolumeCostModel {
       if (it == sharers.end() || it->second.newest != v) return false;
       const std::vector<ProcId>& procs = it->second.procs;
       if (std::find(procs.begin(), procs.end(), q) == procs.end()) return false;
-      if (!delivered.insert(key(v, q)).second) return true;
+      if (!delivered.try_emplace(key(v, q), static_cast<std::uint32_t>(phase)).second) return true;
       consumer = v;
       for (ProcId p : procs) {
-        if (p != q) send(p, q, profile.values.size_bytes(v), phase, v);
+        if (p != q) send(p, q, profile.values.size_bytes(v), phase, v, v, points.after_sweep_of(v));
       }
       return true;
     }
 
     // `what`: the value sent (its array names the exchange), consumed at
-    // the site of `consumer`.
-    void send(ProcId p, ProcId q, std::uint64_t bytes, std::size_t phase, ValueId what) {
-      where.send(profile.site_of(consumer), p, q, phase, bytes, array_of(what));
+    // the site of `consumer`; it exists from position `created` on, and
+    // opens a message sent at `opens_at` if none sent later carries it
+    // (MessageLog::send). Returns the message it joined.
+    std::uint32_t send(ProcId p, ProcId q, std::uint64_t bytes, std::size_t phase, ValueId what, ValueId created,
+                       ValueId opens_at) {
+      const MessageLog::Sent sent = log.send(p, q, bytes, phase, created, opens_at, profile.site_of(consumer));
+      where.send(profile.site_of(consumer), p, q, phase, sent.message, bytes, array_of(what));
       const std::size_t cell = static_cast<std::size_t>(p) * n + q;
       result.matrix[cell] += bytes;
       result.p2p_bytes += bytes;
       result.phase_bytes[phase] += bytes;
-      if (log.send(p, q, bytes, phase, profile.site_of(consumer))) {
+      if (sent.opened) {
         ++result.messages_matrix[cell];
         ++result.p2p_messages;
       }
+      return sent.message;
     }
 
-    void unsend(ProcId p, ProcId q, std::uint64_t bytes, std::size_t phase, ValueId what) {
-      where.unsend(profile.site_of(consumer), p, q, phase, bytes, array_of(what));
+    void unsend(ProcId p, ProcId q, std::uint64_t bytes, std::size_t phase, ValueId what, std::uint32_t message) {
+      where.unsend(profile.site_of(consumer), p, q, phase, message, bytes, array_of(what));
       const std::size_t cell = static_cast<std::size_t>(p) * n + q;
       result.matrix[cell] -= bytes;
       result.p2p_bytes -= bytes;
       result.phase_bytes[phase] -= bytes;
-      if (log.unsend(p, q, bytes, phase, profile.site_of(consumer))) {
+      if (log.unsend(p, q, bytes, phase, message, profile.site_of(consumer))) {
         --result.messages_matrix[cell];
         --result.p2p_messages;
+      }
+    }
+
+    // The ghost memory rule (LogicalVolumeCostModel::ghost_memory): where q
+    // would keep more of an array's received values for later iterations
+    // than `ghost_memory` times its own part of that array, it receives
+    // them again in every iteration that uses them. `received(k)`: q still
+    // receives the value (recomputation has not replaced it).
+    template <class Received>
+    void receive_again_beyond_ghost_memory(double ghost_memory, Received received) {
+      if (kept_uses.empty()) return;
+      absl::flat_hash_map<std::uint64_t, std::uint64_t> own, kept;  // by group * n + process: locations
+      auto cell = [&](std::uint32_t group, ProcId q) { return static_cast<std::uint64_t>(group) * n + q; };
+      for (ValueGraph::Vertex x = 0; x < owner.size(); ++x) {
+        if (owner[x] >= 0) ++own[cell(graph.group(x), owner[x])];
+      }
+      absl::flat_hash_set<std::uint64_t> counted;  // (location, process)
+      for (const KeptUse& u : kept_uses) {
+        const auto s = static_cast<ValueId>(u.key / n);
+        const auto q = static_cast<ProcId>(u.key % n);
+        const VertexId location = profile.values.vertex(s);
+        if (received(u.key) && counted.insert(static_cast<std::uint64_t>(location) * n + q).second) {
+          ++kept[cell(profile.vertex_group[location], q)];
+        }
+      }
+      for (const KeptUse& u : kept_uses) {
+        const auto s = static_cast<ValueId>(u.key / n);
+        const auto q = static_cast<ProcId>(u.key % n);
+        const std::uint64_t c = cell(profile.vertex_group[profile.values.vertex(s)], q);
+        if (!received(u.key) || static_cast<double>(kept[c]) < ghost_memory * static_cast<double>(own[c])) continue;
+        consumer = u.use;
+        send(owner_of(s), q, profile.values.size_bytes(s), u.phase, s, created_at(s), u.opens_at);
       }
     }
 
     // s reaches q although owner-computes would not send it: the receiver
     // recomputes later values from it (see recomputation.h).
     void receive_early(ValueId s, ProcId q) {
-      if (!delivered.insert(key(s, q)).second) return;
+      if (!delivered.try_emplace(key(s, q), static_cast<std::uint32_t>(profile.phase_of(s))).second) return;
       consumer = s;
-      send(owner_of(s), q, profile.values.size_bytes(s), profile.phase_of(s), s);
+      send(owner_of(s), q, profile.values.size_bytes(s), profile.phase_of(s), s, created_at(s), points.after_sweep_of(s));
     }
 
     void publish(ValueId s, std::size_t phase) {
@@ -646,10 +725,24 @@ struct LogicalVolumeCostModel {
     const int n;
     const bool combine_partial_updates;
     CommEstimate result;
-    absl::flat_hash_set<std::uint64_t> delivered;  // key(instance, receiving process)
+    absl::flat_hash_map<std::uint64_t, std::uint32_t> delivered;  // key(instance, receiving process) -> last phase used
+    // Uses of a received value in a later iteration than it came in (the
+    // first in each iteration): kept, or received again (ghost memory).
+    struct KeptUse {
+      std::uint64_t key;
+      ValueId use;
+      std::uint32_t phase;
+      ValueId opens_at;
+    };
+    std::vector<KeptUse> kept_uses;
     std::vector<std::uint8_t> among_own;  // by graph vertex: owned, and every source vertex has the same owner
     bool log_sends = false;
-    std::vector<std::pair<std::uint64_t, ValueId>> send_log;  // (key, first use): flow()'s sends in order
+    struct LoggedSend {
+      std::uint64_t key;  // key(value, receiver)
+      ValueId first_use;
+      std::uint32_t message;  // MessageLog::Sent
+    };
+    std::vector<LoggedSend> send_log;  // flow()'s sends in order
     bool replaying = false;                                   // replay_sharers(): sends nothing
     absl::flat_hash_set<std::uint64_t> delivered_before;      // ... and sees these as delivered
     absl::flat_hash_set<std::pair<std::uint64_t, std::size_t>> partial_sent;  // (location, contributor), phase
@@ -664,6 +757,7 @@ struct LogicalVolumeCostModel {
     std::vector<std::uint64_t> clock;  // schedule(): when each process is done with its values so far
     std::uint64_t iteration_start = 0;  // schedule(): when the current iteration's processes started
     std::vector<std::uint32_t> done_at;  // schedule(): by value instance, when it is computed
+    SendPoints<ProfileT> points;  // where messages are sent
     std::uint64_t replicated_work = 0;
     SiteAttribution where;
     ValueId consumer = 0;  // the value whose computation the current sends serve

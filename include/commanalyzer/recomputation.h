@@ -19,6 +19,7 @@
 #include <limits>
 #include <numeric>
 #include <span>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -130,7 +131,7 @@ class RecordedSources {
 // Keys are instance * procs + receiving process.
 struct ReceptionPlan {
   absl::flat_hash_set<std::uint64_t> recomputed;  // received before, now computed by the receiver
-  std::vector<std::uint64_t> extra;               // received now, not before (an earlier value instead)
+  std::vector<std::uint64_t> extra;               // received now, not before (an earlier value instead); ascending
 };
 
 struct RecomputationLimits {
@@ -155,14 +156,25 @@ struct NoContributions {
 // among the sharers instead and compute the value on every sharer: q is
 // given the sum (the cost model turns that into the other sharers'
 // partials) and recomputes the value, whatever the bytes.
-template <class ProfileT, class OwnerOf, class ContributedTo = NoContributions>
-ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const absl::flat_hash_set<std::uint64_t>& received,
+// `received` holds keys or (key, anything) pairs.
+template <class ProfileT, class Received, class OwnerOf, class ContributedTo = NoContributions>
+ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const Received& received,
                               OwnerOf owner_of, RecomputationLimits limits = {},
                               ContributedTo contributed = {}) {
   ReceptionPlan plan;
   if (received.empty()) return plan;
   std::vector<std::vector<ValueId>> used(procs);
-  for (std::uint64_t k : received) used[k % procs].push_back(static_cast<ValueId>(k / procs));
+  auto key_of = [](const auto& entry) -> std::uint64_t {
+    if constexpr (std::is_integral_v<std::decay_t<decltype(entry)>>) {
+      return entry;
+    } else {
+      return entry.first;
+    }
+  };
+  for (const auto& entry : received) {
+    const std::uint64_t k = key_of(entry);
+    used[k % procs].push_back(static_cast<ValueId>(k / procs));
+  }
   for (auto& values : used) std::sort(values.begin(), values.end());  // hash order would pick among equal cuts
 
   // Sources of every value fewer than `depth` steps back from a received
@@ -174,7 +186,8 @@ ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const absl::fl
   recomputation_internal::RecordedSources sources_of(profile.values.count() + 1);
   std::vector<bool> wanted(profile.values.count() + 1, false);
   std::size_t wanted_count = 0;
-  for (std::uint64_t k : received) {
+  for (const auto& entry : received) {
+    const std::uint64_t k = key_of(entry);
     const auto v = static_cast<ValueId>(k / procs);
     wanted_count += !wanted[v];
     wanted[v] = true;
@@ -370,6 +383,7 @@ ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const absl::fl
       if (!received.contains(k)) plan.extra.push_back(k);
     }
   }
+  std::sort(plan.extra.begin(), plan.extra.end());  // (not hash order: the estimate sends them in this order)
   return plan;
 }
 

@@ -3,7 +3,7 @@
 // communication goes just before the loop that needs the data).
 //
 //   SiteAttribution where(procs, phases);
-//   where.send(site, from, to, phase, bytes, array);    // as the cost model sends
+//   where.send(site, from, to, phase, message, bytes, array);  // as the cost model sends
 //   where.collective(site, /*allreduce=*/true, bytes);
 //   std::vector<SiteTraffic> t = where.finish(profile);   // largest first, with file:line
 //
@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -30,7 +31,7 @@ struct SiteTraffic {
   std::uint32_t line = 0;
   std::uint32_t loop_line = 0;  // the loop sweeping the statement; 0: none
   std::uint64_t p2p_bytes = 0;
-  std::uint64_t p2p_messages = 0;  // one per (sender, receiver, iteration)
+  std::uint64_t p2p_messages = 0;  // messages.h's: per (sender, receiver, iteration, stretch)
   int partners = 0;                // the most processes one process receives from here
   std::uint64_t allreduce_bytes = 0, allreduces = 0;
   std::uint64_t broadcast_bytes = 0, broadcasts = 0;
@@ -43,21 +44,25 @@ class SiteAttribution {
  public:
   SiteAttribution(int procs, std::size_t phases) : n_(procs), phases_(phases) {}
 
-  void send(std::uint32_t site, int from, int to, std::size_t phase, std::uint64_t bytes, std::uint32_t array) {
+  // `message`: the one the send joined (MessageLog::Sent).
+  void send(std::uint32_t site, int from, int to, std::size_t phase, std::uint32_t message, std::uint64_t bytes,
+            std::uint32_t array) {
     Site& s = sites_[site];
     const std::uint64_t cell = static_cast<std::uint64_t>(from) * n_ + to;
     s.cell_bytes[cell] += bytes;
     s.traffic.p2p_bytes += bytes;
-    if (++s.sends_in_message[cell * phases_ + phase] == 1) ++s.traffic.p2p_messages;
+    if (++s.sends_in_message[{cell * phases_ + phase, message}] == 1) ++s.traffic.p2p_messages;
     if (array != 0) ++s.array_sends[array];
   }
 
-  void unsend(std::uint32_t site, int from, int to, std::size_t phase, std::uint64_t bytes, std::uint32_t array) {
+  void unsend(std::uint32_t site, int from, int to, std::size_t phase, std::uint32_t message, std::uint64_t bytes,
+              std::uint32_t array) {
     Site& s = sites_[site];
     const std::uint64_t cell = static_cast<std::uint64_t>(from) * n_ + to;
     s.cell_bytes[cell] -= bytes;
     s.traffic.p2p_bytes -= bytes;
-    if (auto it = s.sends_in_message.find(cell * phases_ + phase); it != s.sends_in_message.end() && --it->second == 0) {
+    if (auto it = s.sends_in_message.find({cell * phases_ + phase, message});
+        it != s.sends_in_message.end() && --it->second == 0) {
       s.sends_in_message.erase(it);
       --s.traffic.p2p_messages;
     }
@@ -101,7 +106,7 @@ class SiteAttribution {
   struct Site {
     SiteTraffic traffic;
     absl::flat_hash_map<std::uint64_t, std::uint64_t> cell_bytes;         // from * n + to
-    absl::flat_hash_map<std::uint64_t, std::uint32_t> sends_in_message;  // cell * phases + phase
+    absl::flat_hash_map<std::pair<std::uint64_t, std::uint32_t>, std::uint32_t> sends_in_message;  // (cell * phases + phase, message)
     absl::flat_hash_map<std::uint32_t, std::uint64_t> array_sends;
   };
   int n_;

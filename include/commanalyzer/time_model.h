@@ -69,7 +69,10 @@ struct HockneyModel {
   // latencies overlap and one latency is paid per iteration that exchanges;
   // the busiest process's bytes still pass its link one after another.
   // What distinguishes decompositions as the problem grows (the bytes), not
-  // what the analysis size happens to make of latency.
+  // what the analysis size happens to make of latency. An iteration's later
+  // rounds (Message::round) are not charged a latency each: red-black's
+  // second round is the same for every decomposition, and a pipeline's
+  // stages overlap its computation, whose waiting the cost model counts.
   double exchange_seconds(const MessageTrace& trace) const {
     double total = 0;
     busiest_per_iteration(
