@@ -240,14 +240,36 @@ bool comparesPair(const Value *Cond, const Value *A, const Value *B) {
   return (X == A && Y == B) || (X == B && Y == A);
 }
 
+// Does Cond take Taken over Kept only where it compares the two: the
+// comparison itself, or a conjunction with it (`if (vdov != 0 && dtf < m)
+// m = dtf;`, a minimum over the elements that pass a filter)?
+bool takesByComparison(const Value *Cond, const Value *Taken, const Value *Kept) {
+  if (comparesPair(Cond, Taken, Kept))
+    return true;
+  const Value *L = nullptr, *R = nullptr;
+  if (const auto *S = dyn_cast<SelectInst>(Cond)) { // `a && b` as LLVM writes it: select a, b, false
+    const auto *False = dyn_cast<ConstantInt>(S->getFalseValue());
+    if (!False || !False->isZero())
+      return false;
+    L = S->getCondition(), R = S->getTrueValue();
+  } else if (const auto *B = dyn_cast<BinaryOperator>(Cond);
+             B && B->getOpcode() == Instruction::And && B->getType()->isIntegerTy(1)) {
+    L = B->getOperand(0), R = B->getOperand(1);
+  } else {
+    return false;
+  }
+  return takesByComparison(L, Taken, Kept) || takesByComparison(R, Taken, Kept);
+}
+
 // A minimum or maximum: `m = c < m ? c : m` as a select, or as a phi after
 // `if (c < m) m = c;` (a triangle or diamond whose head compares the two
 // incoming values). Its result is computed from both, as fmin() is: a
 // reduction over every element compared (MPI_Allreduce with MPI_MIN), not
-// a copy of the one kept.
+// a copy of the one kept. A filtered one (`if (ok && c < m)`) is too: the
+// elements filtered out keep m.
 bool isMinMax(const Instruction &I) {
   if (const auto *S = dyn_cast<SelectInst>(&I))
-    return comparesPair(S->getCondition(), S->getTrueValue(), S->getFalseValue());
+    return takesByComparison(S->getCondition(), S->getTrueValue(), S->getFalseValue());
   const auto *P = dyn_cast<PHINode>(&I);
   if (!P || P->getNumIncomingValues() != 2)
     return false;

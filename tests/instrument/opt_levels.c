@@ -7,7 +7,8 @@
 //     registers above -O1, memory at -O0/-O1: a stack temporary either way)
 //     and reads a constant table (folded once unrolled);
 //   - a running maximum (`if (d > m) m = d;`: a branch at -O0, a select
-//     above), whose result decides the time loop;
+//     above), whose result decides the time loop, and a filtered minimum
+//     (`if (ok) if (s < m) m = s;`: a select on `ok && s < m` above -O0);
 //   - a computed value stored and reused at once (forwarded above -O0);
 //   - locals and loop counters (allocas at -O0).
 #include <math.h>
@@ -44,9 +45,16 @@ int main(int argc, char **argv) {
       element(xl, fl);
       for (int k = 0; k < 4; ++k) f[e + k] += fl[k];
     }
+    double step = 1.0;  // a filtered minimum: an and-ed condition above -O0
+    for (int i = 0; i < n; ++i) {
+      double s = 1.0 / (1.0 + f[i] * f[i]);
+      if (f[i] != 0.0) {
+        if (s < step) step = s;
+      }
+    }
     change = 0.0;
     for (int i = 0; i < n; ++i) {
-      u[i] += 0.01 * f[i];
+      u[i] += 0.01 * step * f[i];
       double d = fabs(0.01 * f[i] * u[i]);  // u[i] just stored: forwarded
       if (d > change) change = d;
     }
