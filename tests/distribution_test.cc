@@ -273,6 +273,55 @@ TEST(Distribution, APipelinedSweepIsCutAcrossItsInnerDimension) {
   EXPECT_LT(e.critical_path, 3 * (n - 1) * (n - 1) / P + 3 * n);
 }
 
+// A sweep done in chunks, each with a work array allocated and freed in
+// the chunk (a hydro code's per-region temporaries): the work arrays are
+// each process's own memory, so the estimate is the plain sweep's, whatever
+// the chunk size.
+TEST(Distribution, ScratchArraysDoNotChangeTheEstimate) {
+  constexpr std::uint64_t n = 1024;
+  constexpr int steps = 3, P = 4;
+  const Array u{0x1000000}, unew{0x2000000}, work{0x3000000};
+  auto run = [&](std::uint64_t chunk) {  // 0: no work array
+    Analyzer<> a;
+    a.allocation(u.base, 8 * n);
+    a.allocation(unew.base, 8 * n);
+    for (std::uint64_t i = 0; i < n; ++i) a.store(u.at(i), 8, kComputedBit);
+    a.region_begin();
+    for (int t = 0; t < steps; ++t) {
+      for (std::uint64_t c = 0; c < n; c += chunk == 0 ? n : chunk) {
+        const std::uint64_t end = chunk == 0 ? n : c + chunk;
+        if (chunk != 0) a.allocation(work.base, 8 * chunk);
+        for (std::uint64_t i = std::max<std::uint64_t>(c, 1); i < std::min(end, n - 1); ++i) {
+          const Label s = a.join(a.join(a.load(u.at(i - 1), 8), a.load(u.at(i), 8)), a.load(u.at(i + 1), 8));
+          if (chunk == 0) {
+            a.store(unew.at(i), 8, a.compute(s));
+          } else {
+            a.store(work.at(i - c), 8, a.compute(s));
+            a.store(unew.at(i), 8, a.load(work.at(i - c), 8));
+          }
+        }
+        if (chunk != 0) a.release(work.base);
+      }
+      for (std::uint64_t i = 1; i + 1 < n; ++i) a.store(u.at(i), 8, a.load(unew.at(i), 8));
+      a.iteration();
+    }
+    a.region_end();
+    a.finish();
+    return a;
+  };
+  const Analyzer<> plain = run(0);
+  const CommEstimate reference = Estimator<Profile0>(plain.profile()).estimate(P);
+  EXPECT_GT(reference.p2p_bytes, 0u);
+  for (std::uint64_t chunk : {128, 256, 512}) {
+    const Analyzer<> chunked = run(chunk);
+    ASSERT_TRUE(std::all_of(chunked.profile().arrays.begin() + 2, chunked.profile().arrays.end(),
+                            [](const auto& array) { return array.scratch; }));
+    const CommEstimate e = Estimator<Profile0>(chunked.profile()).estimate(P);
+    EXPECT_EQ(e.p2p_bytes, reference.p2p_bytes) << chunk;
+    EXPECT_EQ(e.distribution, reference.distribution) << chunk;
+  }
+}
+
 TEST(Distribution, MapErrorsNameTheLineAndTheProblem) {
   auto error_of = [](const std::string& text) {
     try {

@@ -292,13 +292,15 @@ class Analyzer {
 
   void allocation(Address start, std::uint64_t size) {
     if (size < kMinTrackedAllocation) return;
-    allocations_[start] = {start + size, ++allocation_count_};
+    allocations_[start] = {start + size, ++allocation_count_, current_iteration()};
     profile_.arrays.push_back({start, size});
   }
 
   void release(Address start) {
     if (auto it = allocations_.find(start); it != allocations_.end()) {
-      profile_.arrays[it->second.id - 1].freed = true;
+      auto& array = profile_.arrays[it->second.id - 1];
+      array.freed = true;
+      array.scratch = it->second.allocated_in != kOutsideRegion && it->second.allocated_in == current_iteration();
       allocations_.erase(it);
     }
   }
@@ -475,9 +477,16 @@ class Analyzer {
   Coalescing coalescing_;
   ProfileType profile_;
   AnalyzerStats stats_;
+  static constexpr std::size_t kOutsideRegion = ~std::size_t{0};
+  // The iteration of an explicit region under way (marks so far), or
+  // kOutsideRegion.
+  std::size_t current_iteration() const {
+    return counting_ && explicit_region_ ? profile_.iteration_marks.size() : kOutsideRegion;
+  }
   struct Block {
     Address end;
     std::uint32_t id;
+    std::size_t allocated_in;  // current_iteration() at allocation
   };
   std::map<Address, Block> allocations_;
   std::set<std::uint32_t> site_ids_;

@@ -129,7 +129,7 @@ class Estimator {
   const LocationIndex& locations() const {
     std::call_once(locate_once_, [&] {
       std::vector<ArrayExtent> arrays;
-      for (const auto& a : profile_.arrays) arrays.push_back({a.base, a.bytes, a.freed, a.indexed_indirectly});
+      for (const auto& a : profile_.arrays) arrays.push_back({a.base, a.bytes, a.freed, a.indexed_indirectly, a.scratch});
       std::vector<ArrayMove> moves;
       for (const auto& m : profile_.moves) moves.push_back({m.from, m.to, m.from_offset, m.to_offset, m.bytes});
       locations_ = LocationIndex::build(graph_, singletons_, arrays, moves);

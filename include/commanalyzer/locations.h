@@ -6,8 +6,9 @@
 // are *aligned* (element i of each is one location cluster, as an SPMD code
 // distributes u and v of a stencil alike). The alignment rule is a policy.
 // Vertices homed anywhere else (stack and register spills, globals, small
-// blocks, branch decisions) are *free*: temporaries that go with the process
-// that computes from them. Singleton vertices outside arrays are in neither.
+// blocks, branch decisions, and scratch blocks: heap arrays allocated and
+// freed within one iteration, a chunk's work arrays) are *free*:
+// temporaries that go with the process that computes from them. Singleton vertices outside arrays are in neither.
 //
 // The location graph has one node per location cluster and one per free
 // vertex; its edge weights are the value uses between them summed over the
@@ -37,6 +38,7 @@ struct ArrayExtent {
   std::uint64_t bytes = 0;
   bool freed = false;
   bool indexed_indirectly = false;  // at an index read from an array (x[col[k]])
+  bool scratch = false;             // allocated and freed in one iteration (Profile::Array)
 };
 
 // A copy from one array into another (Profile::Move).
@@ -168,7 +170,10 @@ class LocationIndex {
     std::vector<ValueGraph::Vertex> free;
     for (ValueGraph::Vertex v = 0; v < graph.vertex_count(); ++v) {
       const std::uint32_t g = graph.group(v);
-      const bool in_array = g != 0 && g <= arrays.size() && graph.home(v) >= arrays[g - 1].base &&
+      // A scratch block's elements are temporaries: each process keeps its
+      // own work memory and computes into it what it consumes.
+      const bool in_array = g != 0 && g <= arrays.size() && !arrays[g - 1].scratch &&
+                            graph.home(v) >= arrays[g - 1].base &&
                             graph.home(v) < arrays[g - 1].base + arrays[g - 1].bytes;
       // Array elements are distributed, never replicated: only scalars,
       // temporaries and decisions can be singletons (a coefficient, a

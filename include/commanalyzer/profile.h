@@ -48,6 +48,10 @@ struct Profile {
     // Accessed in the region at an index read from an array (x[col[k]]):
     // data an MPI code distributes by a graph partition, not in blocks.
     bool indexed_indirectly = false;
+    // Allocated and freed within one iteration of the region (a chunk's
+    // work arrays): memory each process keeps for its own computation, not
+    // data an MPI code distributes (locations.h).
+    bool scratch = false;
   };
   std::vector<Array> arrays;
   // Copies from one tracked array into another (memcpy, realloc, a
