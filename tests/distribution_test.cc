@@ -322,6 +322,43 @@ TEST(Distribution, ScratchArraysDoNotChangeTheEstimate) {
   }
 }
 
+// Candidates: blocks, and everything on process 0 (what a partitioner can
+// return on a graph dominated by temporaries). The latter sends nothing
+// and its mean work equals the blocks'; it is not a decomposition on P
+// processes, so the blocks are kept.
+struct BlocksOrAllOnOne {
+  std::vector<Distribution> candidates(const LocationIndex& index, int procs) const {
+    Distribution blocks{"block", std::vector<ProcId>(index.node_count(), 0), {}};
+    for (std::size_t node = 0; node < index.location_count(); ++node) {
+      blocks.node_owner[node] = static_cast<ProcId>(node * procs / index.location_count());
+    }
+    for (std::size_t node = index.location_count(); node < index.node_count(); ++node) blocks.node_owner[node] = 0;
+    return {Distribution{"one", std::vector<ProcId>(index.node_count(), 0), {}}, blocks};
+  }
+};
+
+TEST(Distribution, EveryProcessOwnsPartOfTheData) {
+  constexpr std::uint64_t n = 256;
+  Analyzer<> a;
+  const Array u{0x1000000}, unew{0x2000000};
+  a.allocation(u.base, 8 * n);
+  a.allocation(unew.base, 8 * n);
+  a.region_begin();
+  testing::jacobi1d(a, u, unew, n, 3);
+  a.region_end();
+  a.finish();
+  using TwoCandidates = Estimator<Profile0, DensityDistanceScorer, BlocksOrAllOnOne>;
+  const CommEstimate e = TwoCandidates(a.profile()).estimate(4);
+  EXPECT_EQ(e.distribution, "block");
+  EXPECT_GT(e.p2p_bytes, 0u);
+  ASSERT_EQ(e.candidates.size(), 2u);
+  EXPECT_EQ(e.candidates[0].bytes, 0u);  // costed, and listed, but not kept
+  EXPECT_LE(e.candidates[0].seconds(), e.candidates[1].seconds());
+  for (std::uint64_t bytes : e.process_memory) EXPECT_GT(bytes, 0u);
+  // With one process every candidate is whole: the first is kept.
+  EXPECT_EQ(TwoCandidates(a.profile()).estimate(1).distribution, "one");
+}
+
 TEST(Distribution, MapErrorsNameTheLineAndTheProblem) {
   auto error_of = [](const std::string& text) {
     try {

@@ -100,12 +100,26 @@ class Estimator {
       // one that sends least: processes that wait for each other within an
       // iteration (a pipelined sweep cut across its direction) lose what
       // fewer bytes would save (CommEstimate::predicted_seconds). Ties:
-      // fewer bytes, then the first.
+      // fewer bytes, then the first. A decomposition on P processes gives
+      // each of them part of the data: one that leaves a process owning
+      // none (a partitioner that put everything on one side) is kept only
+      // if every candidate does.
       std::vector<CandidateCost> tried;
-      std::size_t fastest = 0;
+      std::vector<bool> shares(candidates.size());
+      for (std::size_t i = 0; i < candidates.size(); ++i) {
+        const std::vector<std::uint64_t> owned = index.owned_bytes(candidates[i].node_owner, procs);
+        shares[i] = std::none_of(owned.begin(), owned.end(), [](std::uint64_t b) { return b == 0; });
+      }
+      const bool any_shares = std::find(shares.begin(), shares.end(), true) != shares.end();
+      std::size_t fastest = candidates.size();
       for (std::size_t i = 0; i < candidates.size(); ++i) {
         tried.push_back({candidates[i].name, costed[i].total_bytes(), costed[i].compute_seconds,
                          costed[i].exchange_seconds});
+        if (any_shares && !shares[i]) continue;
+        if (fastest == candidates.size()) {
+          fastest = i;
+          continue;
+        }
         const double t = costed[i].predicted_seconds(), best_t = costed[fastest].predicted_seconds();
         if (t < best_t || (t == best_t && costed[i].total_bytes() < costed[fastest].total_bytes())) fastest = i;
       }
