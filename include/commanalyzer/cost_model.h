@@ -757,9 +757,9 @@ struct LogicalVolumeCostModel {
     std::vector<std::uint64_t> clock;  // schedule(): when each process is done with its values so far
     std::uint64_t iteration_start = 0;  // schedule(): when the current iteration's processes started
     std::vector<std::uint32_t> done_at;  // schedule(): by value instance, when it is computed
-    SendPoints<ProfileT> points;  // where messages are sent
     std::uint64_t replicated_work = 0;
     SiteAttribution where;
+    SendPoints<ProfileT> points;  // where messages are sent
     ValueId consumer = 0;  // the value whose computation the current sends serve
 
     std::uint32_t array_of(ValueId v) const {
