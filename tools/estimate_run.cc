@@ -25,6 +25,47 @@
 namespace commanalyzer::cli {
 namespace {
 
+// By location: how many array elements and temporaries the profile has to
+// distribute, on stderr, with a warning when no array holds the values.
+void log_locations(const LocationIndex& locations) {
+  std::size_t live_classes = 0;
+  for (const auto& c : locations.classes()) live_classes += c.locations != 0;
+  std::cerr << absl::StrFormat("[commanalyzer] locations: %d array elements in %d aligned class%s, %d temporaries\n",
+                               locations.location_count(), live_classes, live_classes == 1 ? "" : "es",
+                               locations.node_count() - locations.location_count());
+  if (locations.location_count() == 0 && locations.node_count() > 0) {
+    std::cerr << "[commanalyzer] warning: no array of 1 KiB or more (heap, global or static) holds the region's "
+                 "values, so no location has a fixed owner and every value is placed as a temporary; "
+                 "--ownership=value partitions them as the paper does\n";
+  }
+}
+
+// The checks that need the graph: more processes than there are units to
+// own would leave some with nothing (UsageError), and the per-pair byte
+// and message matrices take 16 N^2 bytes (LimitError past --max-memory).
+template <class EstimatorT>
+void check_process_counts(const EstimatorT& estimator, const GraphSummary& summary, const EstimateRequest& r) {
+  std::size_t units = 0;
+  const char* unit_name = "value graph vertices";
+  if constexpr (EstimatorT::kByLocation) {
+    units = estimator.locations().location_count();
+    unit_name = "array elements (locations)";
+    if (units == 0) units = estimator.locations().node_count(), unit_name = "temporaries";
+  } else {
+    units = estimator.graph().vertex_count() - summary.singletons;
+  }
+  const int most = *std::max_element(r.procs.begin(), r.procs.end());
+  if (static_cast<std::size_t>(most) > units) {
+    throw UsageError(absl::StrCat("--procs ", most, ": the profile has ", units, " ", unit_name,
+                                  " to distribute, so at most ", units, " processes"));
+  }
+  if (const double matrices = 16.0 * most * most; matrices > static_cast<double>(r.max_memory_bytes)) {
+    throw LimitError(absl::StrCat("--procs ", most, ": the per-pair matrices alone need ",
+                                  format_bytes(static_cast<std::uint64_t>(matrices)), ", past --max-memory ",
+                                  format_bytes(r.max_memory_bytes)));
+  }
+}
+
 // Whichever partitioner the request names: the graph, the checks that need
 // it, then every count, with progress on stderr for long runs. `phase`
 // says what is being done, for the out-of-memory message.
@@ -47,42 +88,9 @@ EstimateResult estimate_with(const ProfileT& profile, const EstimateRequest& r, 
                         : "[commanalyzer] large mesh-like graph: refining METIS's partition, without recursive bisection\n");
     }
   }
-  if constexpr (decltype(estimator)::kByLocation) {
-    const LocationIndex& locations = estimator.locations();
-    std::size_t live_classes = 0;
-    for (const auto& c : locations.classes()) live_classes += c.locations != 0;
-    std::cerr << absl::StrFormat(
-        "[commanalyzer] locations: %d array elements in %d aligned class%s, %d temporaries\n",
-        locations.location_count(), live_classes, live_classes == 1 ? "" : "es",
-        locations.node_count() - locations.location_count());
-    if (locations.location_count() == 0 && locations.node_count() > 0) {
-      std::cerr << "[commanalyzer] warning: no array of 1 KiB or more (heap, global or static) holds the region's "
-                   "values, so no location has a fixed owner and every value is placed as a temporary; "
-                   "--ownership=value partitions them as the paper does\n";
-    }
-  }
-  // Past this, a distribution would leave processes with nothing to own.
-  std::size_t units = 0;
-  const char* unit_name = "value graph vertices";
-  if constexpr (decltype(estimator)::kByLocation) {
-    units = estimator.locations().location_count();
-    unit_name = "array elements (locations)";
-    if (units == 0) units = estimator.locations().node_count(), unit_name = "temporaries";
-  } else {
-    units = estimator.graph().vertex_count() - summary.singletons;
-  }
+  if constexpr (decltype(estimator)::kByLocation) log_locations(estimator.locations());
+  check_process_counts(estimator, summary, r);
   const std::vector<int>& procs = r.procs;
-  const int most = *std::max_element(procs.begin(), procs.end());
-  if (static_cast<std::size_t>(most) > units) {
-    throw UsageError(absl::StrCat("--procs ", most, ": the profile has ", units, " ", unit_name,
-                                  " to distribute, so at most ", units, " processes"));
-  }
-  // The per-pair byte and message matrices take 16 N^2 bytes.
-  if (const double matrices = 16.0 * most * most; matrices > static_cast<double>(r.max_memory_bytes)) {
-    throw LimitError(absl::StrCat("--procs ", most, ": the per-pair matrices alone need ",
-                                  format_bytes(static_cast<std::uint64_t>(matrices)), ", past --max-memory ",
-                                  format_bytes(r.max_memory_bytes)));
-  }
   phase = absl::StrCat("partitioning and costing ", absl::StrJoin(procs, ","), " processes");
   std::cerr << absl::StrFormat("[commanalyzer] graph built in %.1fs; partitioning and costing %d process count%s\n",
                                elapsed(), procs.size(), procs.size() == 1 ? "" : "s");
