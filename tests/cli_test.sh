@@ -85,6 +85,44 @@ expect_error 2 "short.map:1: expected 'array ID FIRST LAST RANK'" \
 expect_error 2 "is not auto, block, cartesian, metis, hypergraph or a readable distribution file" \
   "$tool" estimate "$tmp/ok/build/program.profile" --distribution "$tmp/none.map"
 expect_error 2 "--ownership: 'both' is not location or value" "$tool" demo --ownership both
+
+# Every subcommand that estimates reads its flags the same way, before any
+# work: one message and one exit status for one mistake.
+profile="$tmp/ok/build/program.profile"
+for cmd in estimate trace benchgen place; do
+  expect_error 2 "--procs: '0' is not a process count between 1 and 65536" \
+    "$tool" "$cmd" "$profile" --procs 0 --out "$tmp/bad_out" --nodes 1 --cores-per-node 2
+  expect_error 2 "--latency: -1 is not a latency" \
+    "$tool" "$cmd" "$profile" --procs 2 --latency -1 --out "$tmp/bad_out" --nodes 1 --cores-per-node 2
+  expect_error 2 "distribution uses rank 5, but only 2 processes are estimated" \
+    "$tool" "$cmd" "$profile" --procs 2 --distribution "$tmp/rank5.map" --out "$tmp/bad_out" --nodes 1 --cores-per-node 2
+  expect_error 1 "cannot read profile" "$tool" "$cmd" "$tmp/none.profile" --procs 2 --out "$tmp/out_$cmd" --nodes 1 \
+    --cores-per-node 2
+done
+for cmd in trace benchgen place; do
+  expect_error 2 "--procs: give one process count for $cmd" \
+    "$tool" "$cmd" "$profile" --procs 2,4 --out "$tmp/bad_out" --nodes 1 --cores-per-node 2
+  expect_error 2 "--ownership: $cmd estimates with ownership by location (the default) only" \
+    "$tool" "$cmd" "$profile" --procs 2 --ownership value --out "$tmp/bad_out" --nodes 1 --cores-per-node 2
+done
+[ ! -e "$tmp/bad_out" ] || fail "a bad flag let a subcommand create its --out folder"
+
+# A write that fails half-way (a file-size limit of 0, SIGXFSZ ignored so
+# that write(2) fails instead of killing the tool) names the file, exits 1
+# and leaves neither the file nor FILE.partial, for every kind of output.
+mkdir -p "$tmp/full"
+no_room() { (trap '' XFSZ; ulimit -f 0; "$@"); }
+expect_error 1 "error while writing $tmp/full/e.json.partial" \
+  no_room "$tool" estimate "$profile" --procs 2 --json "$tmp/full/e.json"
+expect_error 1 "error while writing $tmp/full/report/matrix_2.csv.partial" \
+  no_room "$tool" estimate "$profile" --procs 2 --out "$tmp/full/report"
+expect_error 1 "error while writing $tmp/full/t.csv.partial" \
+  no_room "$tool" trace "$profile" --procs 2 --csv "$tmp/full/t.csv"
+expect_error 1 "error while writing $tmp/full/bench/bench.h.partial" \
+  no_room "$tool" benchgen "$profile" --procs 2 --out "$tmp/full/bench"
+expect_error 1 "error while writing $tmp/full/rf.partial" \
+  no_room "$tool" place "$profile" --procs 2 --nodes 1 --cores-per-node 2 --rankfile "$tmp/full/rf"
+[ -z "$(find "$tmp/full" -type f)" ] || fail "a failed write left files: $(find "$tmp/full" -type f)"
 # A bad map is found before the program is built and run.
 expect_error 2 "rank 5" "$tool" analyze "$tmp/ok.c" --procs 2 --distribution "$tmp/rank5.map"
 # The textbook pointer-swap Jacobi (n = 24, 4 steps) under the MPI code's

@@ -3,7 +3,7 @@
 # never ends, memory past the limit, too many processes, bad flags and
 # paths, fork, an empty source, and `help` listing every flag.
 set -uo pipefail
-tool="$1" programs="$(dirname "$2")" source="$3"
+tool="$1" programs="$(dirname "$2")" sources=("${@:3}")  # the .cc files defining the flags
 tmp="${TEST_TMPDIR:-$(mktemp -d)}"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 expect_error() {  # expect_error CODE PATTERN CMD...
@@ -96,8 +96,8 @@ err=$("$tool" analyze "$programs/empty.c" 2>&1); grep -q "undefined reference" <
 
 # help: every flag the tool defines, with its default.
 help=$("$tool" help) || fail "help exited $?"
-flags=$(sed -n 's/^ABSL_FLAG([^,]*, *\([a-z_0-9]*\),.*/\1/p' "$source")
-[ "$(wc -l <<<"$flags")" -ge 15 ] || fail "found only these flags in $source: $flags"
+flags=$(sed -n 's/^ABSL_FLAG([^,]*, *\([a-z_0-9]*\),.*/\1/p' "${sources[@]}")
+[ "$(wc -l <<<"$flags")" -ge 15 ] || fail "found only these flags in ${sources[*]}: $flags"
 for flag in $flags; do
   grep -q -- "^    --$flag (default: " <<<"$help" || fail "help does not list --$flag with its default"
 done

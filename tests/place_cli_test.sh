@@ -37,22 +37,23 @@ done
   fail "place on named hosts exited $?"
 [ "$(grep -cE '=(alpha|beta) slot=[0-3]$' "$tmp/rf2")" -eq 6 ] || fail "hosts not used: $(cat "$tmp/rf2")"
 
-# Bad input: exit 2, the problem named, no rankfile.
-expect_error() {  # expect_error PATTERN ARGS...
-  local pattern="$1"; shift
+# Bad input: exit 2 (bad flags) or 1 (a profile that cannot be read, as for
+# every subcommand), the problem named, no rankfile.
+expect_error() {  # expect_error CODE PATTERN ARGS...
+  local code="$1" pattern="$2"; shift 2
   rm -f "$tmp/bad_rf"
   local err; err=$("$tool" place "$@" --rankfile "$tmp/bad_rf" 2>&1 >/dev/null); local got=$?
-  [ "$got" -eq 2 ] || fail "place $* exited $got, want 2: $err"
+  [ "$got" -eq "$code" ] || fail "place $* exited $got, want $code: $err"
   grep -q -- "$pattern" <<<"$err" || fail "place $*: no '$pattern' in: $err"
   [ ! -e "$tmp/bad_rf" ] && [ ! -e "$tmp/bad_rf.partial" ] || fail "place $*: wrote a rankfile"
 }
-expect_error "15 slots, fewer than the 16 processes" "$profile" --procs 16 --nodes 3 --cores-per-node 5
-expect_error "--cores-per-node" "$profile" --procs 4 --nodes 2
-expect_error "--procs: give one process count" "$profile" --nodes 2 --cores-per-node 2
-expect_error "--hosts: 3 names for 2 nodes" "$profile" --procs 4 --nodes 2 --cores-per-node 2 --hosts a,b,c
-expect_error "no-such.profile" "$tmp/no-such.profile" --procs 4 --nodes 2 --cores-per-node 2
+expect_error 2 "15 slots, fewer than the 16 processes" "$profile" --procs 16 --nodes 3 --cores-per-node 5
+expect_error 2 "--cores-per-node" "$profile" --procs 4 --nodes 2
+expect_error 2 "--procs: give one process count" "$profile" --nodes 2 --cores-per-node 2
+expect_error 2 "--hosts: 3 names for 2 nodes" "$profile" --procs 4 --nodes 2 --cores-per-node 2 --hosts a,b,c
+expect_error 1 "no-such.profile" "$tmp/no-such.profile" --procs 4 --nodes 2 --cores-per-node 2
 printf 'not a profile' > "$tmp/junk.profile"
-expect_error "not a CommAnalyzer profile" "$tmp/junk.profile" --procs 4 --nodes 2 --cores-per-node 2
+expect_error 1 "not a CommAnalyzer profile" "$tmp/junk.profile" --procs 4 --nodes 2 --cores-per-node 2
 help=$("$tool" help)
 grep -q "commanalyzer place PROFILE" <<< "$help" || fail "help lacks place"
 echo PASS

@@ -4,12 +4,17 @@
 #ifndef COMMANALYZER_TOOLS_BENCHGEN_COMMAND_H_
 #define COMMANALYZER_TOOLS_BENCHGEN_COMMAND_H_
 
+#include <filesystem>
 #include <vector>
+
+#include "tools/estimate_request.h"
 
 namespace commanalyzer::cli {
 
-// positional: the subcommand's arguments after flag parsing, [0] = program.
-int benchgen_command(const std::vector<char*>& positional);
+// positional: the subcommand's arguments after flag parsing, [0] = program;
+// `request` asks for one process count; `dir`: --out.
+int benchgen_command(const std::vector<char*>& positional, const EstimateRequest& request,
+                     const std::filesystem::path& dir);
 
 }  // namespace commanalyzer::cli
 

@@ -4,95 +4,50 @@
 //   commanalyzer estimate PROFILE [--procs ...] [--json F] [--out DIR]
 //   commanalyzer demo     [--procs ...] [--n N] [--steps T] [--json F] [--out DIR]
 //
-// See `commanalyzer help` for every subcommand.
-#include <sys/resource.h>
-#include <unistd.h>
+// See `commanalyzer help` for every subcommand. Every subcommand that
+// estimates reads its flags into one EstimateRequest before any work
+// (estimate_request.h), asks run_estimate for the estimate (estimate_run.h)
+// and formats it; every failure ends with one exit status map
+// (cli_errors.h).
+#include <stdlib.h>
 
 #include <algorithm>
 #include <chrono>
 #include <deque>
 #include <filesystem>
-#include <fstream>
-#include <functional>
-#include <map>
-#include <new>
-#include <optional>
 #include <iostream>
+#include <map>
 #include <string>
-#include <thread>
-#include <type_traits>
 #include <vector>
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/reflection.h"
 #include "absl/flags/usage.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "commanalyzer/analyzer.h"
-#include "commanalyzer/connectivity_partitioner.h"
-#include "commanalyzer/distribution.h"
-#include "commanalyzer/estimate.h"
 #include "commanalyzer/profile_io.h"
-#include "commanalyzer/report.h"
 #include "tools/benchgen_command.h"
 #include "tools/builtin_examples.h"
+#include "tools/cli_errors.h"
 #include "tools/distributed_partitioning.h"
+#include "tools/estimate_request.h"
+#include "tools/estimate_run.h"
 #include "tools/huge_pages.h"
-#include "tools/estimate_flags.h"
 #include "tools/instrumented_build.h"
-#include "tools/limits.h"
-#include "tools/network_flags.h"
-#include "tools/trace_command.h"
 #include "tools/place_command.h"
+#include "tools/report_command.h"
+#include "tools/trace_command.h"
 
-ABSL_FLAG(std::string, procs, "2,4,8,16,32,64", "comma-separated process counts to estimate for");
+// The estimate's own flags are in estimate_request.cc; these are what the
+// subcommands write and demo's example.
 ABSL_FLAG(std::string, json, "", "also write the estimates as JSON to this file");
 ABSL_FLAG(std::string, out, "",
           "also write CSV matrices, SVG heatmaps, estimate.json, the graph (dot) and, for analyze, the "
           "instrumented build and its profile into this directory");
-ABSL_FLAG(std::string, ownership, "location",
-          "location (every memory location has one owner process for the whole region, as in owner-computes "
-          "MPI codes; arrays of one extent distributed alike; see --distribution) or value (the paper's "
-          "partition of value instances, each placed on its own; see --partitioner)");
-ABSL_FLAG(std::string, distribution, "auto",
-          "with --ownership=location: auto (cost block, cartesian and metis, keep the fastest), block (equal "
-          "contiguous chunks of every array), cartesian (blocks of a process grid over the array's grid shape), "
-          "metis (METIS on the location graph), hypergraph (Zoltan's PHG on the location hypergraph, by "
-          "connectivity; auto offers metis and hypergraph where an array is indexed indirectly), or a FILE naming the owner of array elements "
-          "(docs/DISTRIBUTION.md)");
-ABSL_FLAG(std::string, partitioner, "auto",
-          "with --ownership=value, how value instances are mapped to processes: connectivity (hypergraph connectivity, what the cost model "
-          "counts; best estimates, slower), metis-volume (METIS k-way, communication volume; fast), "
-          "metis-cut (METIS k-way, edge cut weighted by uses, as in the paper) or auto (connectivity; on "
-          "mesh-like graphs past 16 million recorded value uses it refines METIS's partition only, without "
-          "recursive bisection); parmetis: with --ownership=location, for estimate, the location graph "
-          "partitioned over the ranks of an MPI job (ParMETIS API, provided by PT-Scotch): `mpirun -np K "
-          "commanalyzer estimate PROFILE --partitioner parmetis`, or one rank without mpirun");
-ABSL_FLAG(double, edge_penalty, commanalyzer::ConnectivityPartitioner{}.edge_penalty,
-          "connectivity partitioner: weight of the normalised edge cut added to the connectivity (0 = pure "
-          "connectivity; higher = prefer axis-aligned blocks)");
-ABSL_FLAG(bool, singleton_degree_floor, true,
-          "singletons must also be used by (or computed from) at least sqrt(#vertices) others; off = the "
-          "paper's relative score alone");
-ABSL_FLAG(bool, combine_partial_updates, true,
-          "cost model: a process's contributions to one remote location in one iteration (f[n] += g) travel "
-          "as one combined partial; off = each contribution's inputs travel (Algorithm 4 as written)");
-ABSL_FLAG(bool, recompute, true,
-          "cost model: a process receives the cheapest values it can compute what it uses from (e.g. a "
-          "summed force instead of a new velocity and position); off = it receives every remote value it uses");
-ABSL_FLAG(bool, exchange_partials, commanalyzer::LogicalVolumeCostModel{}.exchange_partials,
-          "cost model: sharers of a summed location (a boundary node's force) exchange their partials, every "
-          "sharer to every other, and each sums them (LULESH's duplicated nodes); off = partials to the owner, "
-          "the sum back");
 ABSL_FLAG(std::string, output, "", "build: where to write the instrumented executable");
-ABSL_FLAG(double, timeout, 0,
-          "stop the instrumented program after this many seconds and exit with status 3 (0 = no limit)");
-ABSL_FLAG(std::string, max_memory, commanalyzer::cli::default_max_memory(),
-          "memory the analysis may use (the instrumented program, then the estimate), e.g. 8G or "
-          "512M; past it the run stops with status 3, naming what grew (default: 3/4 of the machine's memory)");
 ABSL_FLAG(int, n, 128, "demo: grid points per side of the built-in Heat2D example");
 ABSL_FLAG(int, steps, 10, "demo: time steps of the built-in Heat2D example");
 
@@ -178,12 +133,14 @@ nanosecond), plus one latency per iteration and the busiest process's bytes
 (for the largest count) names the source line consuming each exchange and
 the loop sweeping it, per iteration; --json lists every site.
 
-Exit status: 0 estimate printed; 1 the build or the program failed (compile
-error, crash, non-zero exit) or a file could not be read or written; 2 bad
-input (flags, paths, an empty or main-less source) or a program the analysis
-cannot handle (one that starts threads); 3 a limit was reached (--timeout,
---max-memory); 128+N the tool got signal N (SIGINT, SIGTERM and SIGHUP are
-forwarded to the compiler or program it runs, which ends with it).)";
+Exit status, the same for every subcommand: 0 estimate printed (or the file
+asked for written); 1 the build or the program failed (compile error, crash,
+non-zero exit) or a file could not be read or written (a missing or damaged
+profile among them); 2 bad input (flags, paths, an empty or main-less source;
+checked before any work) or a program the analysis cannot handle (one that
+starts threads); 3 a limit was reached (--timeout, --max-memory); 128+N the
+tool got signal N (SIGINT, SIGTERM and SIGHUP are forwarded to the compiler
+or program it runs, which ends with it).)";
 
 // The subcommands a flag is for, where not analyze, estimate and demo.
 const std::map<std::string, std::string, std::less<>> kFlagCommands = {
@@ -235,319 +192,29 @@ std::string flags_help() {
   return out;
 }
 
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
 std::string mkdtemp_or_throw() {
   std::string dir = (std::filesystem::temp_directory_path() / "commanalyzer-XXXXXX").string();
   if (mkdtemp(dir.data()) == nullptr) throw std::runtime_error("cannot create a temporary directory");
   return dir;
 }
 
-// The user's distribution map (--distribution FILE), read before any work.
-std::optional<DistributionMap>& user_map() {
-  static std::optional<DistributionMap> map;
-  return map;
-}
+// What each subcommand that estimates can do with the request: a list of
+// counts or one, ownership by value, ParMETIS under mpirun.
+const std::map<std::string, Subcommand, std::less<>> kSubcommands = {
+    {"analyze", {"analyze", false, true, false}}, {"estimate", {"estimate", false, true, true}},
+    {"demo", {"demo", false, true, false}},       {"trace", {"trace", true, false, false}},
+    {"benchgen", {"benchgen", true, false, false}}, {"place", {"place", true, false, false}}};
 
-// Checks --partitioner, --ownership and --distribution (a map file is read
-// and its ranks checked against every process count) before any work.
-void check_partitioner_flag(const std::vector<int>& procs) {
-  const std::string p = absl::GetFlag(FLAGS_partitioner);
-  if (p != "auto" && p != "connectivity" && p != "metis-volume" && p != "metis-cut" && p != "parmetis") {
-    throw UsageError(
-        absl::StrCat("--partitioner: '", p, "' is not auto, connectivity, metis-volume, metis-cut or parmetis"));
-  }
-  const std::string ownership = absl::GetFlag(FLAGS_ownership);
-  if (ownership != "location" && ownership != "value") {
-    throw UsageError(absl::StrCat("--ownership: '", ownership, "' is not location or value"));
-  }
-  const std::string d = absl::GetFlag(FLAGS_distribution);
-  if (p == "parmetis") {
-    // ParMETIS partitions the location graph: it is the graph candidate.
-    if (ownership != "location") throw UsageError("--partitioner parmetis partitions locations: use --ownership=location");
-    if (d != "auto" && d != "metis") {
-      throw UsageError(absl::StrCat("--partitioner parmetis is the graph distribution; it cannot go with --distribution ", d));
-    }
-  }
-  if (is_distribution_name(d)) return;
-  if (ownership != "location") throw UsageError("--distribution FILE needs --ownership=location");
-  std::ifstream in(d);
-  if (!in) {
-    throw UsageError(
-        absl::StrCat("--distribution: '", d, "' is not ", kDistributionNames, " or a readable distribution file"));
-  }
-  try {
-    user_map() = DistributionMap::parse(in, d);
-    for (int n : procs) user_map()->check(~std::size_t{0}, n);  // the arrays are checked once the profile is there
-  } catch (const DistributionError& e) {
-    throw UsageError(absl::StrCat("--distribution: ", e.what()));
-  }
-}
-
-DistributionPortfolio portfolio_from_flags(std::size_t array_count) {
-  DistributionPortfolio portfolio;
-  if (user_map()) {
-    try {
-      user_map()->check(array_count, 1 + user_map()->max_rank());
-    } catch (const DistributionError& e) {
-      throw UsageError(absl::StrCat("--distribution: ", e.what()));
-    }
-    portfolio.map = user_map();
-    return portfolio;
-  }
-  try {
-    return *named_portfolio(absl::GetFlag(FLAGS_distribution));  // a name: check_flags saw to it
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(e.what());
-  }
-}
-
-std::vector<int> parse_procs(const std::string& text) {
-  std::vector<int> procs;
-  for (absl::string_view item : absl::StrSplit(text, ',', absl::SkipWhitespace())) {
-    int n = 0;
-    if (!absl::SimpleAtoi(item, &n) || n < 1 || n > 65536) {
-      throw UsageError(absl::StrCat("--procs: '", item, "' is not a process count between 1 and 65536"));
-    }
-    if (std::find(procs.begin(), procs.end(), n) == procs.end()) procs.push_back(n);  // 4,4: once
-  }
-  if (procs.empty()) throw UsageError("--procs: give at least one process count, e.g. --procs 2,4,8");
-  return procs;
-}
-
-// Writes through a temporary file and a rename, so a failed run never
-// leaves a truncated report that looks complete, nor the temporary.
-void write_file(const std::filesystem::path& path, const std::function<void(std::ostream&)>& body) {
-  const std::filesystem::path tmp = path.string() + ".partial";
-  try {
-    {
-      std::ofstream out(tmp);
-      if (!out) throw std::runtime_error(absl::StrCat("cannot write ", tmp.string()));
-      body(out);
-      out.flush();
-      if (!out) throw std::runtime_error(absl::StrCat("error while writing ", tmp.string()));
-    }
-    std::filesystem::rename(tmp, path);
-  } catch (...) {
-    std::error_code ec;
-    std::filesystem::remove(tmp, ec);
-    throw;
-  }
-}
-
-// Creates and removes a file in `dir`: the honest test of "can write here"
-// (access(2) says yes to root on a read-only file system).
-bool can_write_in(const std::filesystem::path& dir) {
-  const std::filesystem::path probe = dir / absl::StrCat(".commanalyzer-probe-", getpid());
-  std::ofstream out(probe);
-  if (!out) return false;
-  out.close();
-  std::error_code ec;
-  std::filesystem::remove(probe, ec);
-  return true;
-}
-
-// --json and --out are checked before anything is built or run, so that a
-// long run does not fail at its last step.
-void check_output_flags() {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (const std::string json = absl::GetFlag(FLAGS_json); !json.empty()) {
-    const fs::path path(json);
-    const fs::path folder = path.has_parent_path() ? path.parent_path() : fs::path(".");
-    if (fs::is_directory(path, ec)) throw UsageError(absl::StrCat("--json: '", json, "' is a folder; give a file name"));
-    if (!fs::is_directory(folder, ec)) {
-      throw UsageError(absl::StrCat("--json: folder '", folder.string(), "' does not exist"));
-    }
-    if (!can_write_in(folder)) throw UsageError(absl::StrCat("--json: cannot write in folder '", folder.string(), "'"));
-  }
-  if (const std::string out = absl::GetFlag(FLAGS_out); !out.empty()) {
-    if (fs::exists(out, ec) && !fs::is_directory(out, ec)) {
-      throw UsageError(absl::StrCat("--out: '", out, "' is a file, not a folder"));
-    }
-    fs::create_directories(out, ec);
-    if (ec) throw UsageError(absl::StrCat("--out: cannot create folder '", out, "': ", ec.message()));
-    if (!can_write_in(out)) throw UsageError(absl::StrCat("--out: cannot write in folder '", out, "'"));
-  }
-}
-
-std::uint64_t max_memory_bytes() {
-  const std::string text = absl::GetFlag(FLAGS_max_memory);
-  const std::optional<std::uint64_t> bytes = parse_bytes(text);
-  if (!bytes) throw UsageError(absl::StrCat("--max-memory: '", text, "' is not a size such as 512M or 8G"));
-  return *bytes;
-}
-
-// Every flag check that needs no profile: run before any work.
-std::vector<int> check_flags() {
-  const std::vector<int> procs = parse_procs(absl::GetFlag(FLAGS_procs));
-  check_partitioner_flag(procs);
-  if (const std::string error = network_flag_error(); !error.empty()) throw UsageError(error);
-  max_memory_bytes();
-  if (absl::GetFlag(FLAGS_timeout) < 0) throw UsageError("--timeout: give seconds, 0 for no limit");
-  check_output_flags();
-  return procs;
-}
-
-template <class ProfileT, class PartitionerT>
-int report_with(const ProfileT& profile, const std::vector<int>& procs, PartitionerT partitioner);
-
-// Estimates for every process count, with progress on stderr for long runs,
-// then the table and any requested files.
-// What the estimate is doing, named when it runs out of --max-memory.
-std::string& estimate_phase() {
-  static std::string phase = "loading the profile";
-  return phase;
-}
-
-template <class ProfileT>
-int report(const ProfileT& profile, const std::vector<int>& procs) {
-  // The estimate runs in this process: past --max-memory an allocation
-  // fails (std::bad_alloc, caught in main) instead of the machine swapping
-  // or the kernel killing something.
-  const std::uint64_t limit = max_memory_bytes();
-  const struct rlimit data{limit, limit};
-  setrlimit(RLIMIT_DATA, &data);
-  estimate_phase() = "building the value graph";
-  if (absl::GetFlag(FLAGS_ownership) == "location" && absl::GetFlag(FLAGS_partitioner) == "parmetis") {
-    DistributionPortfolio portfolio(false, false, false);
-    portfolio.distributed = distributed_partitioner();
-    std::cerr << "[commanalyzer] ownership by location, distribution: " << distributed_partitioner_description() << "\n";
-    return report_with(profile, procs, std::move(portfolio));
-  }
-  if (absl::GetFlag(FLAGS_ownership) == "location") {
-    DistributionPortfolio portfolio = portfolio_from_flags(profile.arrays.size());
-    std::cerr << "[commanalyzer] ownership by location, distribution: "
-              << (portfolio.map ? "the user's map" : absl::GetFlag(FLAGS_distribution)) << "\n";
-    return report_with(profile, procs, std::move(portfolio));
-  }
-  std::string partitioner = absl::GetFlag(FLAGS_partitioner);
-  ConnectivityPartitioner connectivity;
-  connectivity.edge_penalty = absl::GetFlag(FLAGS_edge_penalty);
-  if (partitioner == "auto") {
-    // Past ~16 million value uses recursive bisection of a mesh takes many
-    // minutes: there the connectivity refinement starts from METIS's
-    // partition only (report_with says which the graph turned out to be).
-    connectivity.bisection_start = profile.flows.source_count() <= ConnectivityPartitioner::kBisectionUseLimit;
-    std::cerr << "[commanalyzer] partitioner: connectivity (--partitioner to choose)\n";
-    partitioner = "connectivity";
-  }
-  if (partitioner == "connectivity") return report_with(profile, procs, connectivity);
-  if (partitioner == "metis-volume" || partitioner == "metis-cut") {
-    MetisPartitioner metis;
-    metis.objective =
-        partitioner == "metis-cut" ? MetisPartitioner::Objective::kEdgeCut : MetisPartitioner::Objective::kVolume;
-    return report_with(profile, procs, metis);
-  }
-  throw std::logic_error("unchecked --partitioner");
-}
-
-template <class ProfileT, class PartitionerT>
-int report_with(const ProfileT& profile, const std::vector<int>& procs, PartitionerT partitioner) {
-  const auto start = std::chrono::steady_clock::now();
-  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-  const DensityDistanceScorer scorer = scorer_from_flags();
-  const LogicalVolumeCostModel cost = cost_model_from_flags();
-  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  Estimator<ProfileT, DensityDistanceScorer, PartitionerT> estimator(profile, scorer, partitioner, cost, threads);
-  GraphSummary summary{profile.values.count(), profile.flows.flow_count(), estimator.graph().vertex_count(),
-                       estimator.graph().edge_count(), 0, profile.iterations()};
-  for (auto s : estimator.singletons()) summary.singletons += s;
-  for (const auto& a : profile.arrays) summary.arrays.emplace_back(a.bytes, a.indexed_indirectly);
-  if constexpr (std::is_same_v<PartitionerT, ConnectivityPartitioner>) {
-    if (!partitioner.bisection_start) {
-      std::cerr << (partitioner.bisects(estimator.graph(), estimator.singletons())
-                        ? "[commanalyzer] large graph, not mesh-like: recursive bisection all the same\n"
-                        : "[commanalyzer] large mesh-like graph: refining METIS's partition, without recursive bisection\n");
-    }
-  }
-  if constexpr (decltype(estimator)::kByLocation) {
-    const LocationIndex& locations = estimator.locations();
-    std::size_t live_classes = 0;
-    for (const auto& c : locations.classes()) live_classes += c.locations != 0;
-    std::cerr << absl::StrFormat(
-        "[commanalyzer] locations: %d array elements in %d aligned class%s, %d temporaries\n",
-        locations.location_count(), live_classes, live_classes == 1 ? "" : "es",
-        locations.node_count() - locations.location_count());
-    if (locations.location_count() == 0 && locations.node_count() > 0) {
-      std::cerr << "[commanalyzer] warning: no array of 1 KiB or more (heap, global or static) holds the region's "
-                   "values, so no location has a fixed owner and every value is placed as a temporary; "
-                   "--ownership=value partitions them as the paper does\n";
-    }
-  }
-  // Past this, a distribution would leave processes with nothing to own.
-  std::size_t units = 0;
-  const char* unit_name = "value graph vertices";
-  if constexpr (decltype(estimator)::kByLocation) {
-    units = estimator.locations().location_count();
-    unit_name = "array elements (locations)";
-    if (units == 0) units = estimator.locations().node_count(), unit_name = "temporaries";
-  } else {
-    units = estimator.graph().vertex_count() - summary.singletons;
-  }
-  const int most = *std::max_element(procs.begin(), procs.end());
-  if (static_cast<std::size_t>(most) > units) {
-    throw UsageError(absl::StrCat("--procs ", most, ": the profile has ", units, " ", unit_name,
-                                  " to distribute, so at most ", units, " processes"));
-  }
-  // The per-pair byte and message matrices take 16 N^2 bytes.
-  if (const double matrices = 16.0 * most * most; matrices > static_cast<double>(max_memory_bytes())) {
-    throw LimitError(absl::StrCat("--procs ", most, ": the per-pair matrices alone need ",
-                                  format_bytes(static_cast<std::uint64_t>(matrices)), ", past --max-memory ",
-                                  format_bytes(max_memory_bytes())));
-  }
-  estimate_phase() = absl::StrCat("partitioning and costing ", absl::StrJoin(procs, ","), " processes");
-  std::cerr << absl::StrFormat("[commanalyzer] graph built in %.1fs; partitioning and costing %d process count%s\n",
-                               elapsed(), procs.size(), procs.size() == 1 ? "" : "s");
-  std::size_t finished = 0;
-  const std::vector<CommEstimate> estimates =
-      estimator.estimate(procs, threads, [&](int n) {
-        if (procs.size() > 1) {
-          std::cerr << absl::StrFormat("[commanalyzer] %d processes done (%d of %d, %.1fs)\n", n, ++finished,
-                                       procs.size(), elapsed());
-        }
-      });
-  std::cerr << absl::StrFormat("[commanalyzer] estimated in %.1fs\n", elapsed());
-  print_table(std::cout, summary, estimates);
-
-  if (const std::string json = absl::GetFlag(FLAGS_json); !json.empty()) {
-    write_file(json, [&](std::ostream& o) { write_json(o, summary, estimates); });
-    std::cout << "\nwrote " << json << "\n";
-  }
-  if (const std::string out = absl::GetFlag(FLAGS_out); !out.empty()) {
-    std::filesystem::create_directories(out);
-    const std::filesystem::path dir(out);
-    for (const CommEstimate& e : estimates) {
-      write_file(dir / absl::StrCat("matrix_", e.procs, ".csv"), [&](std::ostream& o) { write_matrix_csv(o, e); });
-      write_file(dir / absl::StrCat("matrix_", e.procs, ".svg"), [&](std::ostream& o) {
-        write_matrix_svg(o, e, absl::StrCat("point-to-point bytes, ", e.procs, " processes"));
-      });
-      for (const auto& [array, dims] : e.array_shapes) {
-        if (dims.size() != 2) continue;
-        write_file(dir / absl::StrCat("owners_", e.procs, "_array", array, ".svg"),
-                   [&](std::ostream& o) { write_owner_map_svg(o, e, array, dims[0], dims[1]); });
-      }
-    }
-    write_file(dir / "estimate.json", [&](std::ostream& o) { write_json(o, summary, estimates); });
-    if (estimator.graph().edge_count() <= 100000) {
-      write_file(dir / "vcg.dot", [&](std::ostream& o) { estimator.graph().write_graphviz(o); });
-    }
-    std::cout << "\nwrote matrices (CSV, SVG) and estimate.json to " << out << "\n";
-  }
-  return 0;
-}
-
-int demo(const std::vector<int>& procs) {
+int demo(const std::vector<char*>& positional, const EstimateRequest& request, const ReportOutputs& outputs) {
+  if (positional.size() > 1) throw UsageError(absl::StrCat("demo takes no arguments, got '", positional[1], "'"));
   const int n = absl::GetFlag(FLAGS_n), steps = absl::GetFlag(FLAGS_steps);
   if (n < 3 || n > 8192) throw UsageError("--n: the grid needs between 3 and 8192 points per side");
   if (steps < 1 || steps > 100000) throw UsageError("--steps: give between 1 and 100000 time steps");
   std::cout << absl::StrFormat("built-in example: Heat2D, %dx%d grid, %d time steps, 5-point stencil\n", n, n, steps);
   Analyzer<> analyzer;
   examples::heat2d(analyzer, static_cast<std::uint64_t>(n), steps);
-  return report(analyzer.profile(), procs);
+  write_report(run_estimate(analyzer.profile(), request, outputs.wants_graph()), outputs);
+  return 0;
 }
 
 // Splits analyze's arguments: compiler flags (-I -D -U -O -std= -f -W -m -g
@@ -618,40 +285,15 @@ AnalyzeArgs split_analyze_args(int argc, char** argv) {
   return out;
 }
 
-template <class ProfileT>
-void print_run_facts(const ProfileT& profile, const ProfileInfo& info) {
-  std::cout << absl::StrFormat("profile: %s; %d iteration%s marked\n", info.metadata, profile.iterations(),
-                               profile.iterations() == 1 ? "" : "s");
-  // Arrays are named by these numbers in a --distribution file.
-  if (!profile.arrays.empty()) {
-    std::cout << "arrays (allocation order):";
-    constexpr std::size_t kShown = 12;
-    for (std::size_t k = 0; k < std::min(kShown, profile.arrays.size()); ++k) {
-      std::cout << " #" << k + 1 << " " << profile.arrays[k].bytes << " B"
-                << (profile.arrays[k].indexed_indirectly ? " (indexed indirectly)" : "")
-                << (k + 1 < profile.arrays.size() ? "," : "");
-    }
-    if (profile.arrays.size() > kShown) std::cout << " ... (" << profile.arrays.size() << " in all)";
-    std::cout << "\n";
-  }
-}
-
-constexpr const char* kParmetisIsForEstimate =
-    "--partitioner parmetis is for estimate: mpirun -np K commanalyzer estimate PROFILE --partitioner parmetis";
-
-int analyze(int argc, char** argv) {
-  AnalyzeArgs args = split_analyze_args(argc, argv);
-  absl::ParseCommandLine(static_cast<int>(args.for_abseil.size()), args.for_abseil.data());
-  const std::vector<int> procs = check_flags();
-  if (absl::GetFlag(FLAGS_partitioner) == "parmetis") throw UsageError(kParmetisIsForEstimate);
+int analyze(AnalyzeArgs args, const EstimateRequest& request, const ReportOutputs& outputs) {
   if (args.build.sources.empty()) throw UsageError("analyze: give at least one C or C++ source file");
   for (const auto& source : args.build.sources) {
     if (!std::filesystem::is_regular_file(source)) {
       throw RunError(absl::StrCat("source file '", source.string(), "' not found"));
     }
   }
-  const std::string out = absl::GetFlag(FLAGS_out);
-  args.build.work_dir = out.empty() ? std::filesystem::path(mkdtemp_or_throw()) : std::filesystem::path(out) / "build";
+  args.build.work_dir =
+      outputs.out.empty() ? std::filesystem::path(mkdtemp_or_throw()) : std::filesystem::path(outputs.out) / "build";
   const Toolchain toolchain = Toolchain::locate();
   std::cerr << "[commanalyzer] compiling " << args.build.sources.size() << " source file(s) with the pass\n";
   const std::filesystem::path program = build_instrumented(toolchain, args.build);
@@ -659,19 +301,19 @@ int analyze(int argc, char** argv) {
   std::cerr << "[commanalyzer] running the instrumented program\n";
   const auto start = std::chrono::steady_clock::now();
   run_instrumented(program, args.program_args, profile_path,
-                   RunLimits{absl::GetFlag(FLAGS_timeout), max_memory_bytes()});
+                   RunLimits{request.timeout_seconds, request.max_memory_bytes});
   std::cerr << absl::StrFormat("[commanalyzer] program finished in %.2fs; estimating\n",
                                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   const std::string kept = absl::StrCat("profile kept at ", profile_path.string(), " (re-estimate: commanalyzer estimate ",
                                         profile_path.string(), " --procs ...)");
   try {
     ProfileInfo info;
-    const auto profile = load_profile(profile_path.string(), &info);
+    const LoadedProfile profile = load_profile(profile_path.string(), &info);
     std::cout << "\n";
     print_run_facts(profile, info);
-    const int status = report(profile, procs);
+    write_report(run_estimate(profile, request, outputs.wants_graph()), outputs);
     std::cout << "\n" << kept << "\n";
-    return status;
+    return 0;
   } catch (...) {
     std::cerr << "[commanalyzer] " << kept << "\n";  // the run need not be repeated
     throw;
@@ -692,12 +334,12 @@ int build(int argc, char** argv) {
   return 0;
 }
 
-int estimate(const std::vector<char*>& positional, const std::vector<int>& procs) {
-  if (positional.size() != 2) throw UsageError("estimate: give exactly one profile file");
+int estimate(const std::vector<char*>& positional, const EstimateRequest& request, const ReportOutputs& outputs) {
   ProfileInfo info;
-  const auto profile = load_profile(positional[1], &info);
+  const LoadedProfile profile = load_profile(profile_argument(positional, "estimate"), &info);
   print_run_facts(profile, info);
-  return report(profile, procs);
+  write_report(run_estimate(profile, request, outputs.wants_graph()), outputs);
+  return 0;
 }
 
 int run(int argc, char** argv) {
@@ -707,26 +349,35 @@ int run(int argc, char** argv) {
     return argc < 2 ? 2 : 0;
   }
   const std::string command = argv[1];
-  if (command == "analyze") return analyze(argc, argv);
   if (command == "build") return build(argc, argv);
-  if (command == "place") return place_command(argc, argv);
-  // Abseil parses the flags of everything after the subcommand.
-  std::vector<char*> rest{argv[0]};
-  for (int i = 2; i < argc; ++i) rest.push_back(with_underscores(argv[i]));
-  const std::vector<char*> positional = absl::ParseCommandLine(static_cast<int>(rest.size()), rest.data());
-  if (command == "trace") return trace_command(positional);
-  if (command == "benchgen") return benchgen_command(positional);
-  const std::vector<int> procs = check_flags();
-  if (absl::GetFlag(FLAGS_partitioner) == "parmetis") {
-    if (command != "estimate") throw UsageError(kParmetisIsForEstimate);
-    join_distributed_partitioning(argv);  // the other MPI ranks end here
+  const auto sub = kSubcommands.find(command);
+  if (sub == kSubcommands.end()) {
+    throw UsageError(absl::StrCat("unknown command '", command, "' (try: commanalyzer help)"));
   }
-  if (command == "demo") {
-    if (positional.size() > 1) throw UsageError(absl::StrCat("demo takes no arguments, got '", positional[1], "'"));
-    return demo(procs);
+  // Abseil parses the flags of everything after the subcommand; analyze's
+  // compiler flags and program arguments are split off first.
+  AnalyzeArgs analyze_args;
+  std::vector<char*> positional;
+  if (command == "analyze") {
+    analyze_args = split_analyze_args(argc, argv);
+    absl::ParseCommandLine(static_cast<int>(analyze_args.for_abseil.size()), analyze_args.for_abseil.data());
+  } else {
+    std::vector<char*> rest{argv[0]};
+    for (int i = 2; i < argc; ++i) rest.push_back(with_underscores(argv[i]));
+    positional = absl::ParseCommandLine(static_cast<int>(rest.size()), rest.data());
   }
-  if (command == "estimate") return estimate(positional, procs);
-  throw UsageError(absl::StrCat("unknown command '", command, "' (try: commanalyzer help)"));
+  // Every flag is checked here, before any work.
+  const EstimateRequest request = request_from_flags(sub->second);
+  const ReportOutputs outputs{absl::GetFlag(FLAGS_json), absl::GetFlag(FLAGS_out)};
+  if (command == "trace") return trace_command(positional, request);
+  if (command == "benchgen") return benchgen_command(positional, request, outputs.out);
+  if (command == "place") return place_command(positional, request);
+  check_report_outputs(outputs);
+  // The other MPI ranks of --partitioner parmetis (estimate only) end here.
+  if (request.partitioner == ValuePartitioner::kParmetis) join_distributed_partitioning(argv);
+  if (command == "analyze") return analyze(std::move(analyze_args), request, outputs);
+  if (command == "demo") return demo(positional, request, outputs);
+  return estimate(positional, request, outputs);
 }
 
 }  // namespace
@@ -741,28 +392,7 @@ int main(int argc, char** argv) {
   } leave;
   try {
     return commanalyzer::cli::run(argc, argv);
-  } catch (const commanalyzer::cli::UsageError& e) {
-    std::cerr << "commanalyzer: " << e.what() << "\n";
-    return 2;
-  } catch (const commanalyzer::cli::UnsupportedError& e) {
-    std::cerr << "commanalyzer: " << e.what() << "\n";
-    return 2;
-  } catch (const commanalyzer::cli::LimitError& e) {
-    std::cerr << "commanalyzer: " << e.what() << "\n";
-    return 3;
-  } catch (const std::bad_alloc&) {
-    std::cerr << "commanalyzer: out of memory while " << commanalyzer::cli::estimate_phase()
-              << " (--max-memory " << absl::GetFlag(FLAGS_max_memory)
-              << "); try fewer or smaller --procs, or a smaller problem\n";
-    return 3;
-  } catch (const commanalyzer::cli::RunError& e) {
-    std::cerr << "commanalyzer: " << e.what() << "\n";
-    return 1;
-  } catch (const commanalyzer::ProfileError& e) {
-    std::cerr << "commanalyzer: " << e.what() << "\n";
-    return 1;
-  } catch (const std::exception& e) {
-    std::cerr << "commanalyzer: error: " << e.what() << "\n";
-    return 1;
+  } catch (...) {
+    return commanalyzer::cli::report_failure();
   }
 }

@@ -5,31 +5,12 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "tools/cli_errors.h"
+
 namespace commanalyzer::cli {
-
-// A failure the user can act on (bad source, compile error, crash): the
-// message says what happened; the tool exits non-zero with it.
-class RunError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-// A program the analysis cannot handle (it starts threads; no main()):
-// exit status 2, as for bad input.
-class UnsupportedError : public RunError {
- public:
-  using RunError::RunError;
-};
-
-// --timeout or --max-memory reached: exit status 3.
-class LimitError : public RunError {
- public:
-  using RunError::RunError;
-};
 
 // Where the pass plugin, runtime archive and annotate.h are: next to the
 // tool in its Bazel runfiles, or under $COMMANALYZER_HOME.

@@ -6,12 +6,17 @@
 #ifndef COMMANALYZER_TOOLS_PLACE_COMMAND_H_
 #define COMMANALYZER_TOOLS_PLACE_COMMAND_H_
 
+#include <vector>
+
+#include "tools/estimate_request.h"
+
 namespace commanalyzer::cli {
 
-// argv[1] is "place". Returns the exit status: 0, or 2 for bad input
-// (flags, a missing or damaged profile; the error on stderr, no rankfile
-// written).
-int place_command(int argc, char** argv);
+// positional: the subcommand's arguments after flag parsing, [0] = program;
+// `request` asks for one process count. The nodes, hosts and rankfile
+// flags are checked before the profile is read; failures throw
+// (cli_errors.h), and no rankfile is written then.
+int place_command(const std::vector<char*>& positional, const EstimateRequest& request);
 
 }  // namespace commanalyzer::cli
 

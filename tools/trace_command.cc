@@ -7,9 +7,9 @@
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "commanalyzer/time_model.h"
-#include "tools/network_flags.h"
-#include "tools/profile_estimate.h"
+#include "commanalyzer/profile_io.h"
+#include "tools/estimate_run.h"
+#include "tools/output_files.h"
 
 ABSL_FLAG(std::string, csv, "", "trace: write the message records to this CSV file instead of standard output");
 
@@ -36,28 +36,26 @@ void write_trace_csv(std::ostream& out, const MessageTrace& trace) {
   collectives_until(static_cast<std::uint32_t>(-1));
 }
 
-int trace_command(const std::vector<char*>& positional) {
-  return run_command([&] {
-    if (positional.size() != 2) throw CommandError("trace: give exactly one profile file", 2);
-    const int procs = single_procs("trace");
-    const std::string csv = absl::GetFlag(FLAGS_csv);
-    const ProfileEstimate run = estimate_profile(positional[1], procs);
-    const CommEstimate& e = run.estimate;
-    const HockneyModel net = network_from_flags();
-    std::ostream& summary = csv.empty() ? std::cerr : std::cout;
-    summary << absl::StrFormat(
-        "%d processes, %d iterations (%s): %d point-to-point messages, %d bytes; %d collective calls, %d bytes "
-        "(logical volume)\npredicted communication time %.2f us (latency %g us, bandwidth %g GB/s)\n",
-        procs, e.iterations, e.distribution, e.trace.messages.size(), e.p2p_bytes, e.trace.collectives.size(),
-        e.collective_bytes(), e.seconds * 1e6, net.alpha_seconds * 1e6, 1e-9 / net.seconds_per_byte);
-    if (csv.empty()) {
-      write_trace_csv(std::cout, e.trace);
-    } else {
-      write_atomically(csv, [&](std::ostream& o) { write_trace_csv(o, e.trace); });
-      std::cout << "wrote " << e.trace.messages.size() + e.trace.collectives.size() << " records to " << csv << "\n";
-    }
-    return 0;
-  });
+int trace_command(const std::vector<char*>& positional, const EstimateRequest& request) {
+  const std::string profile_path = profile_argument(positional, "trace");
+  const std::string csv = absl::GetFlag(FLAGS_csv);
+  if (!csv.empty()) check_output_file("--csv", csv);
+  const LoadedProfile profile = load_profile(profile_path);
+  const CommEstimate e = run_estimate(profile, request).estimates.front();
+  const HockneyModel& net = request.cost.network;
+  std::ostream& summary = csv.empty() ? std::cerr : std::cout;
+  summary << absl::StrFormat(
+      "%d processes, %d iterations (%s): %d point-to-point messages, %d bytes; %d collective calls, %d bytes "
+      "(logical volume)\npredicted communication time %.2f us (latency %g us, bandwidth %g GB/s)\n",
+      request.procs.front(), e.iterations, e.distribution, e.trace.messages.size(), e.p2p_bytes, e.trace.collectives.size(),
+      e.collective_bytes(), e.seconds * 1e6, net.alpha_seconds * 1e6, 1e-9 / net.seconds_per_byte);
+  if (csv.empty()) {
+    write_trace_csv(std::cout, e.trace);
+  } else {
+    write_atomically(csv, [&](std::ostream& o) { write_trace_csv(o, e.trace); });
+    std::cout << "wrote " << e.trace.messages.size() + e.trace.collectives.size() << " records to " << csv << "\n";
+  }
+  return 0;
 }
 
 }  // namespace commanalyzer::cli

@@ -7,11 +7,13 @@
 #include <vector>
 
 #include "commanalyzer/messages.h"
+#include "tools/estimate_request.h"
 
 namespace commanalyzer::cli {
 
-// positional: the subcommand's arguments after flag parsing, [0] = program.
-int trace_command(const std::vector<char*>& positional);
+// positional: the subcommand's arguments after flag parsing, [0] = program;
+// `request` asks for one process count.
+int trace_command(const std::vector<char*>& positional, const EstimateRequest& request);
 
 // iteration,src,dst,bytes,kind,site — one row per point-to-point message
 // (kind p2p; site: the file:line consuming most of its bytes) and per

@@ -1,0 +1,184 @@
+#include "tools/estimate_run.h"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+#include <new>
+#include <sstream>
+#include <type_traits>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "commanalyzer/analyzer.h"
+#include "commanalyzer/connectivity_partitioner.h"
+#include "commanalyzer/estimate.h"
+#include "commanalyzer/partitioner.h"
+#include "commanalyzer/profile_io.h"
+#include "tools/cli_errors.h"
+#include "tools/distributed_partitioning.h"
+#include "tools/limits.h"
+
+namespace commanalyzer::cli {
+namespace {
+
+// By location: how many array elements and temporaries the profile has to
+// distribute, on stderr, with a warning when no array holds the values.
+void log_locations(const LocationIndex& locations) {
+  std::size_t live_classes = 0;
+  for (const auto& c : locations.classes()) live_classes += c.locations != 0;
+  std::cerr << absl::StrFormat("[commanalyzer] locations: %d array elements in %d aligned class%s, %d temporaries\n",
+                               locations.location_count(), live_classes, live_classes == 1 ? "" : "es",
+                               locations.node_count() - locations.location_count());
+  if (locations.location_count() == 0 && locations.node_count() > 0) {
+    std::cerr << "[commanalyzer] warning: no array of 1 KiB or more (heap, global or static) holds the region's "
+                 "values, so no location has a fixed owner and every value is placed as a temporary; "
+                 "--ownership=value partitions them as the paper does\n";
+  }
+}
+
+// The checks that need the graph: more processes than there are units to
+// own would leave some with nothing (UsageError), and the per-pair byte
+// and message matrices take 16 N^2 bytes (LimitError past --max-memory).
+template <class EstimatorT>
+void check_process_counts(const EstimatorT& estimator, const GraphSummary& summary, const EstimateRequest& r) {
+  std::size_t units = 0;
+  const char* unit_name = "value graph vertices";
+  if constexpr (EstimatorT::kByLocation) {
+    units = estimator.locations().location_count();
+    unit_name = "array elements (locations)";
+    if (units == 0) units = estimator.locations().node_count(), unit_name = "temporaries";
+  } else {
+    units = estimator.graph().vertex_count() - summary.singletons;
+  }
+  const int most = *std::max_element(r.procs.begin(), r.procs.end());
+  if (static_cast<std::size_t>(most) > units) {
+    throw UsageError(absl::StrCat("--procs ", most, ": the profile has ", units, " ", unit_name,
+                                  " to distribute, so at most ", units, " processes"));
+  }
+  if (const double matrices = 16.0 * most * most; matrices > static_cast<double>(r.max_memory_bytes)) {
+    throw LimitError(absl::StrCat("--procs ", most, ": the per-pair matrices alone need ",
+                                  format_bytes(static_cast<std::uint64_t>(matrices)), ", past --max-memory ",
+                                  format_bytes(r.max_memory_bytes)));
+  }
+}
+
+// Whichever partitioner the request names: the graph, the checks that need
+// it, then every count, with progress on stderr for long runs. `phase`
+// says what is being done, for the out-of-memory message.
+template <class ProfileT, class PartitionerT>
+EstimateResult estimate_with(const ProfileT& profile, const EstimateRequest& r, PartitionerT partitioner,
+                             bool with_graph, std::string& phase) {
+  const auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  Estimator<ProfileT, DensityDistanceScorer, PartitionerT> estimator(profile, r.scorer, partitioner, r.cost, r.threads);
+  EstimateResult result;
+  GraphSummary& summary = result.summary;
+  summary = {profile.values.count(), profile.flows.flow_count(), estimator.graph().vertex_count(),
+             estimator.graph().edge_count(), 0, profile.iterations()};
+  for (auto s : estimator.singletons()) summary.singletons += s;
+  for (const auto& a : profile.arrays) summary.arrays.emplace_back(a.bytes, a.indexed_indirectly);
+  if constexpr (std::is_same_v<PartitionerT, ConnectivityPartitioner>) {
+    if (!partitioner.bisection_start) {
+      std::cerr << (partitioner.bisects(estimator.graph(), estimator.singletons())
+                        ? "[commanalyzer] large graph, not mesh-like: recursive bisection all the same\n"
+                        : "[commanalyzer] large mesh-like graph: refining METIS's partition, without recursive bisection\n");
+    }
+  }
+  if constexpr (decltype(estimator)::kByLocation) log_locations(estimator.locations());
+  check_process_counts(estimator, summary, r);
+  const std::vector<int>& procs = r.procs;
+  phase = absl::StrCat("partitioning and costing ", absl::StrJoin(procs, ","), " processes");
+  std::cerr << absl::StrFormat("[commanalyzer] graph built in %.1fs; partitioning and costing %d process count%s\n",
+                               elapsed(), procs.size(), procs.size() == 1 ? "" : "s");
+  std::size_t finished = 0;
+  result.estimates = estimator.estimate(procs, r.threads, [&](int n) {
+    if (procs.size() > 1) {
+      std::cerr << absl::StrFormat("[commanalyzer] %d processes done (%d of %d, %.1fs)\n", n, ++finished,
+                                   procs.size(), elapsed());
+    }
+  });
+  std::cerr << absl::StrFormat("[commanalyzer] estimated in %.1fs\n", elapsed());
+  if (with_graph && estimator.graph().edge_count() <= 100000) {
+    std::ostringstream dot;
+    estimator.graph().write_graphviz(dot);
+    result.graphviz = dot.str();
+  }
+  return result;
+}
+
+// Ownership by location: the request's candidates (its map checked against
+// the profile's arrays), or ParMETIS over the MPI job's ranks.
+template <class ProfileT>
+EstimateResult by_location(const ProfileT& profile, const EstimateRequest& r, bool with_graph, std::string& phase) {
+  DistributionPortfolio portfolio = r.portfolio;
+  std::string name = r.portfolio.map ? "the user's map" : r.distribution_name;
+  if (r.partitioner == ValuePartitioner::kParmetis) {
+    portfolio = DistributionPortfolio(false, false, false);
+    portfolio.distributed = distributed_partitioner();
+    name = distributed_partitioner_description();
+  } else if (portfolio.map) {
+    try {
+      portfolio.map->check(profile.arrays.size(), 1 + portfolio.map->max_rank());
+    } catch (const DistributionError& e) {
+      throw UsageError(absl::StrCat("--distribution: ", e.what()));
+    }
+  }
+  std::cerr << "[commanalyzer] ownership by location, distribution: " << name << "\n";
+  return estimate_with(profile, r, std::move(portfolio), with_graph, phase);
+}
+
+// Ownership by value (the paper's method): the partitioner --partitioner names.
+template <class ProfileT>
+EstimateResult by_value(const ProfileT& profile, const EstimateRequest& r, bool with_graph, std::string& phase) {
+  ConnectivityPartitioner connectivity;
+  connectivity.edge_penalty = r.edge_penalty;
+  switch (r.partitioner) {
+    case ValuePartitioner::kAuto:
+      // Past ~16 million value uses recursive bisection of a mesh takes many
+      // minutes: there the connectivity refinement starts from METIS's
+      // partition only (estimate_with says which the graph turned out to be).
+      connectivity.bisection_start = profile.flows.source_count() <= ConnectivityPartitioner::kBisectionUseLimit;
+      std::cerr << "[commanalyzer] partitioner: connectivity (--partitioner to choose)\n";
+      return estimate_with(profile, r, connectivity, with_graph, phase);
+    case ValuePartitioner::kConnectivity:
+      return estimate_with(profile, r, connectivity, with_graph, phase);
+    case ValuePartitioner::kMetisVolume:
+    case ValuePartitioner::kMetisCut: {
+      MetisPartitioner metis;
+      metis.objective = r.partitioner == ValuePartitioner::kMetisCut ? MetisPartitioner::Objective::kEdgeCut
+                                                                     : MetisPartitioner::Objective::kVolume;
+      return estimate_with(profile, r, metis, with_graph, phase);
+    }
+    case ValuePartitioner::kParmetis:
+      break;  // request_from_flags allows it by location only
+  }
+  throw std::logic_error("by_value: --partitioner parmetis partitions locations");
+}
+
+}  // namespace
+
+template <class ProfileT>
+EstimateResult run_estimate(const ProfileT& profile, const EstimateRequest& r, bool with_graph) {
+  // The estimate runs in this process: past --max-memory an allocation
+  // fails (std::bad_alloc) instead of the machine swapping or the kernel
+  // killing something.
+  const struct rlimit data{r.max_memory_bytes, r.max_memory_bytes};
+  setrlimit(RLIMIT_DATA, &data);
+  std::string phase = "building the value graph";
+  try {
+    return r.ownership == Ownership::kLocation ? by_location(profile, r, with_graph, phase)
+                                               : by_value(profile, r, with_graph, phase);
+  } catch (const std::bad_alloc&) {
+    throw LimitError(absl::StrCat("out of memory while ", phase, " (--max-memory ", format_bytes(r.max_memory_bytes),
+                                  "); try fewer or smaller --procs, or a smaller problem"));
+  }
+}
+
+template EstimateResult run_estimate(const LoadedProfile&, const EstimateRequest&, bool);
+template EstimateResult run_estimate(const Analyzer<>::ProfileType&, const EstimateRequest&, bool);
+
+}  // namespace commanalyzer::cli

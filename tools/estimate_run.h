@@ -1,0 +1,38 @@
+// The one estimate every subcommand asks for: a profile and an
+// EstimateRequest in, the estimates for the requested process counts out.
+// analyze, estimate and demo format them as a table and files; trace,
+// benchgen and place take the one count they asked for.
+//
+//   const EstimateRequest request = request_from_flags(...);
+//   const LoadedProfile profile = load_profile(path, &info);
+//   const EstimateResult result = run_estimate(profile, request);
+//   print_table(std::cout, result.summary, result.estimates);
+//
+// It runs in this process under --max-memory (past it: LimitError naming
+// what the estimate was doing), logs its progress on stderr, and refuses
+// more processes than the profile has elements to distribute (UsageError).
+#ifndef COMMANALYZER_TOOLS_ESTIMATE_RUN_H_
+#define COMMANALYZER_TOOLS_ESTIMATE_RUN_H_
+
+#include <string>
+#include <vector>
+
+#include "commanalyzer/report.h"
+#include "tools/estimate_request.h"
+
+namespace commanalyzer::cli {
+
+struct EstimateResult {
+  GraphSummary summary;
+  std::vector<CommEstimate> estimates;  // one per request.procs, in its order
+  std::string graphviz;                 // the value graph as dot: with_graph and at most 100,000 edges
+};
+
+// Defined for the two profiles the tool has: LoadedProfile (profile_io.h,
+// a saved profile) and Analyzer<>::ProfileType (the built-in demo).
+template <class ProfileT>
+EstimateResult run_estimate(const ProfileT& profile, const EstimateRequest& request, bool with_graph = false);
+
+}  // namespace commanalyzer::cli
+
+#endif  // COMMANALYZER_TOOLS_ESTIMATE_RUN_H_

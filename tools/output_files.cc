@@ -1,0 +1,71 @@
+#include "tools/output_files.h"
+
+#include <unistd.h>
+
+#include <fstream>
+#include <system_error>
+
+#include "absl/strings/str_cat.h"
+#include "tools/cli_errors.h"
+
+namespace commanalyzer::cli {
+
+namespace fs = std::filesystem;
+
+void write_atomically(const fs::path& path, const std::function<void(std::ostream&)>& body) {
+  const fs::path tmp = path.string() + ".partial";
+  try {
+    {
+      std::ofstream out(tmp);
+      if (!out) throw RunError(absl::StrCat("cannot write ", tmp.string()));
+      body(out);
+      out.flush();
+      if (!out) throw RunError(absl::StrCat("error while writing ", tmp.string()));
+    }
+    fs::rename(tmp, path);
+  } catch (...) {
+    std::error_code ignored;
+    fs::remove(tmp, ignored);
+    throw;
+  }
+}
+
+namespace {
+
+// Creates and removes a file in `dir`: the honest test of "can write here"
+// (access(2) says yes to root on a read-only file system).
+bool can_write_in(const fs::path& dir) {
+  const fs::path probe = dir / absl::StrCat(".commanalyzer-probe-", getpid());
+  std::ofstream out(probe);
+  if (!out) return false;
+  out.close();
+  std::error_code ignored;
+  fs::remove(probe, ignored);
+  return true;
+}
+
+}  // namespace
+
+void check_output_file(const std::string& flag, const fs::path& path) {
+  std::error_code ec;
+  const fs::path folder = path.has_parent_path() ? path.parent_path() : fs::path(".");
+  if (fs::is_directory(path, ec)) {
+    throw UsageError(absl::StrCat(flag, ": '", path.string(), "' is a folder; give a file name"));
+  }
+  if (!fs::is_directory(folder, ec)) {
+    throw UsageError(absl::StrCat(flag, ": folder '", folder.string(), "' does not exist"));
+  }
+  if (!can_write_in(folder)) throw UsageError(absl::StrCat(flag, ": cannot write in folder '", folder.string(), "'"));
+}
+
+void check_output_folder(const std::string& flag, const fs::path& dir) {
+  std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) {
+    throw UsageError(absl::StrCat(flag, ": '", dir.string(), "' exists and is not a directory"));
+  }
+  fs::create_directories(dir, ec);
+  if (ec) throw UsageError(absl::StrCat(flag, ": cannot create folder '", dir.string(), "': ", ec.message()));
+  if (!can_write_in(dir)) throw UsageError(absl::StrCat(flag, ": cannot write in folder '", dir.string(), "'"));
+}
+
+}  // namespace commanalyzer::cli

@@ -1,0 +1,64 @@
+#include "tools/report_command.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "tools/output_files.h"
+
+namespace commanalyzer::cli {
+
+void check_report_outputs(const ReportOutputs& outputs) {
+  if (!outputs.json.empty()) check_output_file("--json", outputs.json);
+  if (!outputs.out.empty()) check_output_folder("--out", outputs.out);
+}
+
+void print_run_facts(const LoadedProfile& profile, const ProfileInfo& info) {
+  std::cout << absl::StrFormat("profile: %s; %d iteration%s marked\n", info.metadata, profile.iterations(),
+                               profile.iterations() == 1 ? "" : "s");
+  // Arrays are named by these numbers in a --distribution file.
+  if (!profile.arrays.empty()) {
+    std::cout << "arrays (allocation order):";
+    constexpr std::size_t kShown = 12;
+    for (std::size_t k = 0; k < std::min(kShown, profile.arrays.size()); ++k) {
+      std::cout << " #" << k + 1 << " " << profile.arrays[k].bytes << " B"
+                << (profile.arrays[k].indexed_indirectly ? " (indexed indirectly)" : "")
+                << (k + 1 < profile.arrays.size() ? "," : "");
+    }
+    if (profile.arrays.size() > kShown) std::cout << " ... (" << profile.arrays.size() << " in all)";
+    std::cout << "\n";
+  }
+}
+
+void write_report(const EstimateResult& result, const ReportOutputs& outputs) {
+  const GraphSummary& summary = result.summary;
+  const std::vector<CommEstimate>& estimates = result.estimates;
+  print_table(std::cout, summary, estimates);
+  if (!outputs.json.empty()) {
+    write_atomically(outputs.json, [&](std::ostream& o) { write_json(o, summary, estimates); });
+    std::cout << "\nwrote " << outputs.json << "\n";
+  }
+  if (outputs.out.empty()) return;
+  const std::filesystem::path dir(outputs.out);
+  std::filesystem::create_directories(dir);
+  for (const CommEstimate& e : estimates) {
+    write_atomically(dir / absl::StrCat("matrix_", e.procs, ".csv"), [&](std::ostream& o) { write_matrix_csv(o, e); });
+    write_atomically(dir / absl::StrCat("matrix_", e.procs, ".svg"), [&](std::ostream& o) {
+      write_matrix_svg(o, e, absl::StrCat("point-to-point bytes, ", e.procs, " processes"));
+    });
+    for (const auto& [array, dims] : e.array_shapes) {
+      if (dims.size() != 2) continue;
+      write_atomically(dir / absl::StrCat("owners_", e.procs, "_array", array, ".svg"),
+                       [&](std::ostream& o) { write_owner_map_svg(o, e, array, dims[0], dims[1]); });
+    }
+  }
+  write_atomically(dir / "estimate.json", [&](std::ostream& o) { write_json(o, summary, estimates); });
+  if (!result.graphviz.empty()) {
+    write_atomically(dir / "vcg.dot", [&](std::ostream& o) { o << result.graphviz; });
+  }
+  std::cout << "\nwrote matrices (CSV, SVG) and estimate.json to " << outputs.out << "\n";
+}
+
+}  // namespace commanalyzer::cli

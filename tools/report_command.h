@@ -1,0 +1,40 @@
+// What analyze, estimate and demo show of an estimate: the profile's facts,
+// the table for every process count, and the files --json and --out ask
+// for (JSON; CSV matrices, SVG heatmaps and owner maps, estimate.json, the
+// value graph as dot).
+//
+//   check_report_outputs(outputs);   // before any work
+//   ...
+//   print_run_facts(profile, info);
+//   write_report(run_estimate(profile, request, outputs.wants_graph()), outputs);
+#ifndef COMMANALYZER_TOOLS_REPORT_COMMAND_H_
+#define COMMANALYZER_TOOLS_REPORT_COMMAND_H_
+
+#include <string>
+
+#include "commanalyzer/profile_io.h"
+#include "tools/estimate_run.h"
+
+namespace commanalyzer::cli {
+
+struct ReportOutputs {
+  std::string json;  // --json FILE, or empty
+  std::string out;   // --out DIR, or empty
+  bool wants_graph() const { return !out.empty(); }
+};
+
+// --json and --out can be written (the folder is created), checked before
+// any work so that a long run does not fail at its last step. Throws
+// UsageError.
+void check_report_outputs(const ReportOutputs& outputs);
+
+// "profile: ...; N iterations marked" and the arrays, numbered as a
+// --distribution map names them.
+void print_run_facts(const LoadedProfile& profile, const ProfileInfo& info);
+
+// The table on stdout, then the files asked for.
+void write_report(const EstimateResult& result, const ReportOutputs& outputs);
+
+}  // namespace commanalyzer::cli
+
+#endif  // COMMANALYZER_TOOLS_REPORT_COMMAND_H_
