@@ -105,30 +105,32 @@ class Estimator {
       // none (a partitioner that put everything on one side) is kept only
       // if every candidate does.
       std::vector<CandidateCost> tried;
-      std::vector<bool> shares(candidates.size());
+      std::vector<std::vector<std::uint64_t>> owned(candidates.size());  // bytes per process
+      auto shares = [&](std::size_t i) {
+        return std::none_of(owned[i].begin(), owned[i].end(), [](std::uint64_t b) { return b == 0; });
+      };
+      bool any_shares = false;
       for (std::size_t i = 0; i < candidates.size(); ++i) {
-        const std::vector<std::uint64_t> owned = index.owned_bytes(candidates[i].node_owner, procs);
-        shares[i] = std::none_of(owned.begin(), owned.end(), [](std::uint64_t b) { return b == 0; });
+        owned[i] = index.owned_bytes(candidates[i].node_owner, procs);
+        any_shares = any_shares || shares(i);
       }
-      const bool any_shares = std::find(shares.begin(), shares.end(), true) != shares.end();
       std::size_t fastest = candidates.size();
       for (std::size_t i = 0; i < candidates.size(); ++i) {
         tried.push_back({candidates[i].name, costed[i].total_bytes(), costed[i].compute_seconds,
                          costed[i].exchange_seconds});
-        if (any_shares && !shares[i]) continue;
-        if (fastest == candidates.size()) {
-          fastest = i;
-          continue;
-        }
-        const double t = costed[i].predicted_seconds(), best_t = costed[fastest].predicted_seconds();
-        if (t < best_t || (t == best_t && costed[i].total_bytes() < costed[fastest].total_bytes())) fastest = i;
+        if (any_shares && !shares(i)) continue;
+        const bool faster =
+            fastest == candidates.size() || costed[i].predicted_seconds() < costed[fastest].predicted_seconds() ||
+            (costed[i].predicted_seconds() == costed[fastest].predicted_seconds() &&
+             costed[i].total_bytes() < costed[fastest].total_bytes());
+        if (faster) fastest = i;
       }
       CommEstimate best = std::move(costed[fastest]);
       const Distribution& kept = candidates[fastest];
       best.distribution = kept.name;
       best.candidates = std::move(tried);
       best.owner_map = index.owner_runs(kept.node_owner);
-      best.process_memory = index.owned_bytes(kept.node_owner, procs);
+      best.process_memory = std::move(owned[fastest]);
       for (std::uint32_t c = 0; c < kept.class_shape.size(); ++c) {
         if (kept.class_shape[c].empty()) continue;
         for (std::uint32_t array : index.classes()[c].arrays) best.array_shapes.emplace_back(array, kept.class_shape[c]);

@@ -8,7 +8,8 @@
 // Vertices homed anywhere else (stack and register spills, globals, small
 // blocks, branch decisions, and scratch blocks: heap arrays allocated and
 // freed within one iteration, a chunk's work arrays) are *free*:
-// temporaries that go with the process that computes from them. Singleton vertices outside arrays are in neither.
+// temporaries that go with the process that computes from them. Singleton
+// vertices outside arrays are in neither.
 //
 // The location graph has one node per location cluster and one per free
 // vertex; its edge weights are the value uses between them summed over the

@@ -17,11 +17,11 @@
 // across processes) come with the receiver's stretch of the loop that uses
 // them (a row of its block): red-black SOR exchanges after each colour, a
 // pipelined sweep once per stage (send_points.h says where each message is
-// sent; MessageLog::send groups the values). A
-// collective call is every instance of one kind published in one iteration
-// (one MPI_Allreduce of a small array, not one call per scalar); its bytes
-// are one rank's block m, and its logical volume follows DESIGN.md (Bcast
-// (N-1)m, Allreduce 2(N-1)m).
+// sent; MessageLog::send groups the values). A collective call is every
+// instance of one kind published in one iteration (one MPI_Allreduce of a
+// small array, not one call per scalar); its bytes are one rank's block m,
+// and its logical volume follows DESIGN.md (Bcast (N-1)m, Allreduce
+// 2(N-1)m).
 //
 // MessageLog is what the cost model writes while it counts: sends can be
 // taken back (recomputation withdraws them), so it keeps a per-message
