@@ -466,8 +466,10 @@ struct Runtime {
 // estimate can say which statement consumes communicated values and which
 // loop sweeps it. Locations come from debug info (the instrumented build
 // adds -gline-tables-only); without it a site is 0, unknown.
+// The loop has a file of its own: a statement of a header's function
+// inlined into a loop of a .cc file is in the header, its loop in the .cc.
 struct SiteLoc {
-  std::string File;
+  std::string File, LoopFile;
   uint32_t Line = 0, LoopLine = 0;
 };
 
@@ -481,7 +483,8 @@ public:
       return 0;
     const SiteLoc &L = It->second;
     uint32_t Id = static_cast<uint32_t>(
-        xxHash64((L.File + ":" + std::to_string(L.Line) + ":" + std::to_string(L.LoopLine))));
+        xxHash64((L.File + ":" + std::to_string(L.Line) + ":" + L.LoopFile + ":" +
+                  std::to_string(L.LoopLine))));
     Id = Id ? Id : 1;
     add(Id, I);
     return Id;
@@ -515,11 +518,14 @@ public:
         if (!D || D->getLine() == 0)
           continue;
         const Loop *L = sweepLoop(LI.getLoopFor(At->getParent()));
-        uint32_t LoopLine = 0;
+        SiteLoc &Loc = Locs[&I];
+        Loc.File = D->getFilename().str();
+        Loc.Line = D->getLine();
         if (L)
-          if (const DebugLoc Start = L->getStartLoc())
-            LoopLine = Start.getLine();
-        Locs[&I] = {D->getFilename().str(), D->getLine(), LoopLine};
+          if (const DebugLoc Start = L->getStartLoc()) {
+            Loc.LoopFile = Start->getFilename().str();
+            Loc.LoopLine = Start.getLine();
+          }
       }
   }
 
@@ -529,20 +535,22 @@ public:
       return;
     LLVMContext &C = M.getContext();
     Type *I32 = Type::getInt32Ty(C), *Ptr = PointerType::getUnqual(C);
-    StructType *SiteTy = StructType::get(C, {I32, I32, I32, Ptr});
+    StructType *SiteTy = StructType::get(C, {I32, I32, I32, Ptr, Ptr});
     StringMap<Constant *> Names;
-    SmallVector<Constant *, 64> Rows;
-    for (const auto &[Id, L] : Entries) {
-      Constant *&Name = Names[L.File];
+    auto name = [&](const std::string &File) {
+      Constant *&Name = Names[File];
       if (!Name) {
-        Constant *Text = ConstantDataArray::getString(C, L.File);
+        Constant *Text = ConstantDataArray::getString(C, File);
         Name = new GlobalVariable(M, Text->getType(), true, GlobalValue::PrivateLinkage, Text,
                                   "__ca_site_file");
       }
+      return Name;
+    };
+    SmallVector<Constant *, 64> Rows;
+    for (const auto &[Id, L] : Entries)
       Rows.push_back(ConstantStruct::get(
           SiteTy, {ConstantInt::get(I32, Id), ConstantInt::get(I32, L.Line),
-                   ConstantInt::get(I32, L.LoopLine), Name}));
-    }
+                   ConstantInt::get(I32, L.LoopLine), name(L.File), name(L.LoopFile)}));
     ArrayType *TableTy = ArrayType::get(SiteTy, Rows.size());
     auto *Table = new GlobalVariable(M, TableTy, true, GlobalValue::PrivateLinkage,
                                      ConstantArray::get(TableTy, Rows), "__ca_site_table");
