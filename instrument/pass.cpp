@@ -676,6 +676,7 @@ private:
   DenseMap<Value *, Value *> DecisionShadows; // their decision labels
   SmallVector<std::pair<PHINode *, PHINode *>, 16> PendingDecisionPhis;
   DenseMap<Instruction *, uint32_t> UseSites; // branches reported by __ca_use
+  SmallPtrSet<const BasicBlock *, 16> Stops;  // computeStops
   DenseMap<Value *, Value *> Shadows;       // value -> its i64 label
   // emitUnion's results -> their operands (stripComputed).
   DenseMap<Value *, std::pair<Value *, Value *>> UnionOperands;
@@ -872,13 +873,14 @@ private:
       if (Leafy.count(V) && Decided.insert(V).second)
         Work.push_back(V);
     };
+    computeStops();
     // Site ids: a hash of the function name, and the position in the
     // instruction list (distinct positions give distinct ids in a function).
     const uint32_t FnHash = static_cast<uint32_t>(xxHash64(F.getName()));
     for (size_t Pos = 0; Pos < Insts.size(); ++Pos) {
       Instruction *I = Insts[Pos];
       Value *C = branchCondition(*I);
-      if (!C || !Leafy.count(C) || isLoopControl(C))
+      if (!C || !Leafy.count(C) || isLoopControl(C) || onlyDecidesToStop(*I))
         continue;
       UseSites[I] = FnHash ^ (static_cast<uint32_t>(Pos) * 0x9E3779B1u);
       decide(C);
@@ -924,6 +926,44 @@ private:
       return true;
     auto *CB = dyn_cast<CallBase>(&I);
     return CB && classifyCall(*CB) == CallKind::Protocol;
+  }
+
+  // A branch that only decides whether the program stops: at most one of
+  // its successors goes on (assert(idx < n), exit on a bad value). An MPI
+  // code makes such a check on what each process holds and sends nothing
+  // for it, so the data is not consumed there.
+  bool onlyDecidesToStop(Instruction &I) const {
+    SmallPtrSet<const BasicBlock *, 4> GoOn;
+    for (const BasicBlock *S : successors(I.getParent()))
+      if (!Stops.count(S))
+        GoOn.insert(S);
+    return GoOn.size() <= 1;
+  }
+
+  // Stops: the blocks every path from which ends in a call that does not
+  // return (abort, exit, __assert_fail, std::terminate, any function
+  // declared noreturn) or in `unreachable`. A path around a cycle does not
+  // end, so a block that may loop is not one (the least fixed point).
+  void computeStops() {
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (BasicBlock *BB : post_order(&F)) {
+        if (Stops.count(BB))
+          continue;
+        const bool Stop =
+            isa<UnreachableInst>(BB->getTerminator()) ||
+            any_of(*BB, [](const Instruction &I) {
+              const auto *Call = dyn_cast<CallInst>(&I);
+              return Call && Call->doesNotReturn();
+            }) ||
+            (succ_size(BB) > 0 &&
+             all_of(successors(BB), [&](const BasicBlock *S) { return Stops.count(S) > 0; }));
+        if (Stop) {
+          Stops.insert(BB);
+          Changed = true;
+        }
+      }
+    }
   }
 
   // Loop control is not a decision on data (DESIGN.md): a comparison of an
