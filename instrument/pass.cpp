@@ -466,8 +466,10 @@ struct Runtime {
 // estimate can say which statement consumes communicated values and which
 // loop sweeps it. Locations come from debug info (the instrumented build
 // adds -gline-tables-only); without it a site is 0, unknown.
+// The loop has a file of its own: a statement of a header's function
+// inlined into a loop of a .cc file is in the header, its loop in the .cc.
 struct SiteLoc {
-  std::string File;
+  std::string File, LoopFile;
   uint32_t Line = 0, LoopLine = 0;
 };
 
@@ -481,7 +483,8 @@ public:
       return 0;
     const SiteLoc &L = It->second;
     uint32_t Id = static_cast<uint32_t>(
-        xxHash64((L.File + ":" + std::to_string(L.Line) + ":" + std::to_string(L.LoopLine))));
+        xxHash64((L.File + ":" + std::to_string(L.Line) + ":" + L.LoopFile + ":" +
+                  std::to_string(L.LoopLine))));
     Id = Id ? Id : 1;
     add(Id, I);
     return Id;
@@ -515,11 +518,14 @@ public:
         if (!D || D->getLine() == 0)
           continue;
         const Loop *L = sweepLoop(LI.getLoopFor(At->getParent()));
-        uint32_t LoopLine = 0;
+        SiteLoc &Loc = Locs[&I];
+        Loc.File = D->getFilename().str();
+        Loc.Line = D->getLine();
         if (L)
-          if (const DebugLoc Start = L->getStartLoc())
-            LoopLine = Start.getLine();
-        Locs[&I] = {D->getFilename().str(), D->getLine(), LoopLine};
+          if (const DebugLoc Start = L->getStartLoc()) {
+            Loc.LoopFile = Start->getFilename().str();
+            Loc.LoopLine = Start.getLine();
+          }
       }
   }
 
@@ -529,20 +535,22 @@ public:
       return;
     LLVMContext &C = M.getContext();
     Type *I32 = Type::getInt32Ty(C), *Ptr = PointerType::getUnqual(C);
-    StructType *SiteTy = StructType::get(C, {I32, I32, I32, Ptr});
+    StructType *SiteTy = StructType::get(C, {I32, I32, I32, Ptr, Ptr});
     StringMap<Constant *> Names;
-    SmallVector<Constant *, 64> Rows;
-    for (const auto &[Id, L] : Entries) {
-      Constant *&Name = Names[L.File];
+    auto name = [&](const std::string &File) {
+      Constant *&Name = Names[File];
       if (!Name) {
-        Constant *Text = ConstantDataArray::getString(C, L.File);
+        Constant *Text = ConstantDataArray::getString(C, File);
         Name = new GlobalVariable(M, Text->getType(), true, GlobalValue::PrivateLinkage, Text,
                                   "__ca_site_file");
       }
+      return Name;
+    };
+    SmallVector<Constant *, 64> Rows;
+    for (const auto &[Id, L] : Entries)
       Rows.push_back(ConstantStruct::get(
           SiteTy, {ConstantInt::get(I32, Id), ConstantInt::get(I32, L.Line),
-                   ConstantInt::get(I32, L.LoopLine), Name}));
-    }
+                   ConstantInt::get(I32, L.LoopLine), name(L.File), name(L.LoopFile)}));
     ArrayType *TableTy = ArrayType::get(SiteTy, Rows.size());
     auto *Table = new GlobalVariable(M, TableTy, true, GlobalValue::PrivateLinkage,
                                      ConstantArray::get(TableTy, Rows), "__ca_site_table");
@@ -668,6 +676,7 @@ private:
   DenseMap<Value *, Value *> DecisionShadows; // their decision labels
   SmallVector<std::pair<PHINode *, PHINode *>, 16> PendingDecisionPhis;
   DenseMap<Instruction *, uint32_t> UseSites; // branches reported by __ca_use
+  SmallPtrSet<const BasicBlock *, 16> Stops;  // computeStops
   DenseMap<Value *, Value *> Shadows;       // value -> its i64 label
   // emitUnion's results -> their operands (stripComputed).
   DenseMap<Value *, std::pair<Value *, Value *>> UnionOperands;
@@ -864,13 +873,14 @@ private:
       if (Leafy.count(V) && Decided.insert(V).second)
         Work.push_back(V);
     };
+    computeStops();
     // Site ids: a hash of the function name, and the position in the
     // instruction list (distinct positions give distinct ids in a function).
     const uint32_t FnHash = static_cast<uint32_t>(xxHash64(F.getName()));
     for (size_t Pos = 0; Pos < Insts.size(); ++Pos) {
       Instruction *I = Insts[Pos];
       Value *C = branchCondition(*I);
-      if (!C || !Leafy.count(C) || isLoopControl(C))
+      if (!C || !Leafy.count(C) || isLoopControl(C) || onlyDecidesToStop(*I))
         continue;
       UseSites[I] = FnHash ^ (static_cast<uint32_t>(Pos) * 0x9E3779B1u);
       decide(C);
@@ -916,6 +926,44 @@ private:
       return true;
     auto *CB = dyn_cast<CallBase>(&I);
     return CB && classifyCall(*CB) == CallKind::Protocol;
+  }
+
+  // A branch that only decides whether the program stops: at most one of
+  // its successors goes on (assert(idx < n), exit on a bad value). An MPI
+  // code makes such a check on what each process holds and sends nothing
+  // for it, so the data is not consumed there.
+  bool onlyDecidesToStop(Instruction &I) const {
+    SmallPtrSet<const BasicBlock *, 4> GoOn;
+    for (const BasicBlock *S : successors(I.getParent()))
+      if (!Stops.count(S))
+        GoOn.insert(S);
+    return GoOn.size() <= 1;
+  }
+
+  // Stops: the blocks every path from which ends in a call that does not
+  // return (abort, exit, __assert_fail, std::terminate, any function
+  // declared noreturn) or in `unreachable`. A path around a cycle does not
+  // end, so a block that may loop is not one (the least fixed point).
+  void computeStops() {
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (BasicBlock *BB : post_order(&F)) {
+        if (Stops.count(BB))
+          continue;
+        const bool Stop =
+            isa<UnreachableInst>(BB->getTerminator()) ||
+            any_of(*BB, [](const Instruction &I) {
+              const auto *Call = dyn_cast<CallInst>(&I);
+              return Call && Call->doesNotReturn();
+            }) ||
+            (succ_size(BB) > 0 &&
+             all_of(successors(BB), [&](const BasicBlock *S) { return Stops.count(S) > 0; }));
+        if (Stop) {
+          Stops.insert(BB);
+          Changed = true;
+        }
+      }
+    }
   }
 
   // Loop control is not a decision on data (DESIGN.md): a comparison of an

@@ -491,7 +491,8 @@ void __ca_sites(const ca_site* sites, uint32_t count) {
   InRuntime guard;
   RuntimeAnalyzer& a = analyzer();
   for (uint32_t k = 0; k < count; ++k) {
-    a.site(sites[k].id, sites[k].file ? sites[k].file : "", sites[k].line, sites[k].loop_line);
+    const ca_site& s = sites[k];
+    a.site(s.id, s.file ? s.file : "", s.line, s.loop_file ? s.loop_file : "", s.loop_line);
   }
 }
 

@@ -134,11 +134,13 @@ extern __thread uint32_t __ca_ret_valid;
 // branches (__ca_use) and take loop results (__ca_value) are. Each module
 // registers its table from a constructor; ids are the ones passed to
 // those hooks (a hash of the location: the same line has one id in every
-// module). loop_line: the line of the loop the statement is swept by, 0
-// if none.
+// module). file, line: the statement's; loop_file, loop_line: the loop
+// the statement is swept by (line 0 if none), which may be in another file
+// (a header's function inlined into a loop).
 typedef struct {
   uint32_t id, line, loop_line;
   const char* file;
+  const char* loop_file;
 } ca_site;
 void __ca_sites(const ca_site* sites, uint32_t count);
 

@@ -181,8 +181,8 @@ TEST(CostModel, DependentHalfStepsSendTwoMessagesAStep) {
   constexpr int steps = 3;
   Analyzer<> a;
   const Array x{0x10000}, y{0x20000};
-  a.site(1, "sor.c", 11, 10);  // the two loops
-  a.site(2, "sor.c", 13, 12);
+  a.site(1, "sor.c", 11, "sor.c", 10);  // the two loops
+  a.site(2, "sor.c", 13, "sor.c", 12);
   for (std::uint64_t i = 0; i < n; ++i) a.store(y.at(i), 8, kComputedBit);
   a.region_begin();
   for (int t = 0; t < steps; ++t) {
@@ -223,7 +223,7 @@ TEST(CostModel, APipelinedSweepSendsOnceAStageAndABlockedOneOnce) {
   constexpr int steps = 2;
   Analyzer<> a;
   const Array A{0x100000, n};
-  a.site(1, "sweep.c", 12, 11);
+  a.site(1, "sweep.c", 12, "sweep.c", 11);
   for (std::uint64_t k = 0; k < n * n; ++k) a.store(A.at(k), 8, kComputedBit);
   a.region_begin();
   for (int t = 0; t < steps; ++t) {

@@ -10,6 +10,7 @@
 
 #include "commanalyzer/analyzer.h"
 #include "commanalyzer/estimate.h"
+#include "commanalyzer/send_points.h"
 #include "commanalyzer/time_model.h"
 #include "tests/event_streams.h"
 #include "tools/builtin_examples.h"
@@ -131,6 +132,29 @@ TEST(MessageTrace, OneMessagePerBufferAndIteration) {
     EXPECT_EQ(c.kind, CollectiveKind::kAllreduce);
     EXPECT_EQ(c.bytes, 8u);
   }
+}
+
+// A loop is its own file and line (Profile::Site's loop_file, loop_line).
+// Values 1-4: the loop at red.c:10, whose statements alternate between one
+// of its own (site 3) and one of a header inlined into it (site 1); values
+// 5-8: the loop at black.c:10, whose statement is the header's other one
+// (site 2). Processes 0 and 1 own two values of each loop in turn.
+TEST(SendPoints, ALoopIsItsOwnFileAndLine) {
+  Profile0 profile;
+  profile.sites = {{1, 4, 10, "relax.h", "red.c"}, {2, 6, 10, "relax.h", "black.c"}, {3, 11, 10, "red.c", "red.c"}};
+  profile.value_sites = {{1, 3}, {2, 1}, {3, 3}, {4, 1}, {5, 2}};
+  SendPoints<Profile0> points(profile, 2);
+  for (ValueId v = 1; v <= 4; ++v) points.follow(v, v <= 2 ? 0 : 1);
+  // One sweep, whichever file each statement is in: a value from before
+  // it comes with a message sent as the loop starts; one created in it,
+  // as the receiver's stretch starts.
+  EXPECT_EQ(points.opens_at(1, 0), 1u);
+  EXPECT_EQ(points.opens_at(1, 2), 3u);
+  // The loop at the same line of another file is another sweep: a value
+  // of the first loop comes with a message sent as it starts.
+  for (ValueId v = 5; v <= 8; ++v) points.follow(v, v <= 6 ? 0 : 1);
+  EXPECT_EQ(points.opens_at(1, 2), 5u);
+  EXPECT_EQ(points.after_sweep_of(2), 5u);
 }
 
 }  // namespace

@@ -279,9 +279,9 @@ TEST(ProfileIo, SitesRoundTripAndNameTheConsumer) {
   constexpr Address u = 0x10000, unew = 0x20000;
   a.allocation(u, 8 * 128);
   a.allocation(unew, 8 * 128);
-  a.site(7, "stencil.c", 12, 10);
-  a.site(9, "stencil.c", 15, 14);
-  a.site(7, "elsewhere.c", 1, 0);  // the first registration counts
+  a.site(7, "stencil.c", 12, "stencil.c", 10);
+  a.site(9, "stencil.h", 15, "stencil.c", 14);  // a header's statement in a loop of the .c
+  a.site(7, "elsewhere.c", 1, "", 0);           // the first registration counts
   for (int i = 0; i < 128; ++i) a.store(u + 8 * i, 8, kComputedBit);
   a.region_begin();
   for (int t = 0; t < 3; ++t) {
@@ -301,6 +301,8 @@ TEST(ProfileIo, SitesRoundTripAndNameTheConsumer) {
   ASSERT_EQ(copy.sites.size(), 2u);
   EXPECT_EQ(copy.find_site(7)->file, "stencil.c");
   EXPECT_EQ(copy.find_site(7)->line, 12u);
+  EXPECT_EQ(copy.find_site(9)->file, "stencil.h");
+  EXPECT_EQ(copy.find_site(9)->loop_file, "stencil.c");
   EXPECT_EQ(copy.find_site(9)->loop_line, 14u);
   EXPECT_EQ(copy.find_site(8), nullptr);
   ASSERT_EQ(copy.value_sites.size(), original.value_sites.size());
@@ -314,6 +316,7 @@ TEST(ProfileIo, SitesRoundTripAndNameTheConsumer) {
   ASSERT_GT(e.p2p_bytes, 0u);
   ASSERT_EQ(e.sites.size(), 1u);
   EXPECT_EQ(e.sites[0].line, 12u);
+  EXPECT_EQ(e.sites[0].loop_file, "stencil.c");
   EXPECT_EQ(e.sites[0].loop_line, 10u);
   EXPECT_EQ(e.sites[0].p2p_bytes, e.p2p_bytes);
   EXPECT_EQ(e.sites[0].p2p_messages, e.p2p_messages);

@@ -364,7 +364,10 @@ for l in levels:
             arrays = s.get("arrays", [])
             names = ", ".join(f"#{a}" if not isinstance(a, dict) else f"#{a.get('id', a)}" for a in arrays[:8])
             more = f" +{len(arrays) - 8}" if len(arrays) > 8 else ""
-            f.write(f"  {s['file'].split('/')[-1]}:{s['line']} (loop {s.get('loop_line', '?')}): {b:,} B "
+            # The loop may be in another file than the statement (a header's
+            # function inlined into it); older builds write no loop_file.
+            loop = f"{(s.get('loop_file') or s['file']).split('/')[-1]}:{s.get('loop_line', '?')}"
+            f.write(f"  {s['file'].split('/')[-1]}:{s['line']} (loop {loop}): {b:,} B "
                     f"({100 * b / total:.1f}%), {s['p2p_messages']} msgs, {s.get('partners', 0)} partners, "
                     f"{s.get('allreduces', 0)} allreduces, {s.get('broadcasts', 0)} bcasts; arrays {names}{more}\n")
 EOF

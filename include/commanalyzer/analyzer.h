@@ -6,7 +6,7 @@
 //   Label r = a.join(l1, l2);           // a computation on two operands
 //   Label c = a.compute(l);             // a computation on one operand
 //   a.store(addr, size, r, site);       // Algorithm 2: create or replicate
-//   a.site(id, "f.c", line, loop_line); // where site `id` is in the source
+//   a.site(id, "f.c", 47, "f.c", 45);   // site `id` is f.c:47, in the loop at f.c:45
 //   a.copy(dst, src, size);             // memcpy: replicate
 //   a.fill(dst, size);                  // memset: new constant values
 //   a.use(l, site);                     // l decides a branch: consumed
@@ -280,9 +280,9 @@ class Analyzer {
 
   // A source site of the program (the pass registers every site it passes
   // to store, use and loop_result); the first registration of an id counts.
-  void site(std::uint32_t id, std::string file, std::uint32_t line, std::uint32_t loop_line) {
+  void site(std::uint32_t id, std::string file, std::uint32_t line, std::string loop_file, std::uint32_t loop_line) {
     if (id == 0 || !site_ids_.insert(id).second) return;
-    profile_.sites.push_back({id, line, loop_line, std::move(file)});
+    profile_.sites.push_back({id, line, loop_line, std::move(file), std::move(loop_file)});
   }
 
   // Heap allocations: a vertex remembers which array its home lies in, so

@@ -71,6 +71,7 @@ struct Profile {
     std::uint32_t line = 0;
     std::uint32_t loop_line = 0;  // 0: in no loop
     std::string file;
+    std::string loop_file;  // the loop's own (a header's statement inlined into a .cc's loop)
   };
   std::vector<Site> sites;
   // The site that created each value-flow chain's value, as runs: values

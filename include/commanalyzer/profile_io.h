@@ -19,6 +19,7 @@
 //              u64 to_offset u64 bytes
 //   version 7: u64 sites; per site u32 id u32 line u32 loop_line
 //              u64 length + bytes: file
+//              (version 8: then u64 length + bytes: loop file)
 //              u64 site runs; per run u32 first value u32 site
 //   u64 flows; u64 sources; then
 //     version 4: u64 length + the chains as VarintFlowStore codes them
@@ -29,8 +30,9 @@
 //     version 4: FNV-1a over the little-endian 64-bit words of the stream
 //                (the last one zero-padded), then over the byte length
 //     version 3: FNV-1a over the bytes
-// Writers write version 7; readers read 3 to 7 (older profiles have no
-// sites: the estimate is the same, its "where" is empty).
+// Writers write version 8; readers read 3 to 8 (older profiles have no
+// sites: the estimate is the same, its "where" is empty; a version 7 site's
+// loop is taken to be in the statement's file).
 #ifndef COMMANALYZER_PROFILE_IO_H_
 #define COMMANALYZER_PROFILE_IO_H_
 
@@ -56,7 +58,7 @@
 namespace commanalyzer {
 
 inline constexpr char kProfileMagic[8] = {'C', 'A', 'P', 'R', 'O', 'F', 'I', 'L'};
-inline constexpr std::uint32_t kProfileVersion = 7;
+inline constexpr std::uint32_t kProfileVersion = 8;
 inline constexpr std::uint32_t kOldestReadableProfileVersion = 3;
 
 class ProfileError : public std::runtime_error {
@@ -409,8 +411,10 @@ void write_profile(std::ostream& out, const Profile<BasicCompactValueStore<Liven
     w.put<std::uint32_t>(site.id);
     w.put<std::uint32_t>(site.line);
     w.put<std::uint32_t>(site.loop_line);
-    w.put<std::uint64_t>(site.file.size());
-    w.bytes(site.file.data(), site.file.size());
+    for (const std::string* name : {&site.file, &site.loop_file}) {
+      w.put<std::uint64_t>(name->size());
+      w.bytes(name->data(), name->size());
+    }
   }
   w.put<std::uint64_t>(profile.value_sites.size());
   for (const auto& run : profile.value_sites) {
@@ -549,10 +553,18 @@ inline LoadedProfile read_profile(std::istream& in, ProfileInfo* info = nullptr)
       site.id = r.get<std::uint32_t>();
       site.line = r.get<std::uint32_t>();
       site.loop_line = r.get<std::uint32_t>();
-      const auto length = r.get<std::uint64_t>();
-      if (length > 4096) throw ProfileError("corrupt profile: site file name too long");
-      site.file.resize(length);
-      r.bytes(site.file.data(), length);
+      auto name = [&](std::string& out) {
+        const auto length = r.get<std::uint64_t>();
+        if (length > 4096) throw ProfileError("corrupt profile: site file name too long");
+        out.resize(length);
+        r.bytes(out.data(), length);
+      };
+      name(site.file);
+      if (meta.version >= 8) {
+        name(site.loop_file);
+      } else if (site.loop_line != 0) {
+        site.loop_file = site.file;
+      }
     }
     const auto runs = r.get<std::uint64_t>();
     if (runs > value_count) throw ProfileError("corrupt profile: impossible site run count");

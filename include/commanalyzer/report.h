@@ -52,12 +52,17 @@ inline std::string base_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-// "before the loop at f.c:45 (line 47)", "at f.c:47", or unknown.
+// "before the loop at f.c:45 (line 47)", "before the loop at f.c:45
+// (grid.h:12)" when the statement is in another file, "at f.c:47", or
+// unknown.
 inline std::string site_place(const SiteTraffic& t, bool after) {
   if (t.line == 0) return "at a source site without debug information";
   const std::string file = base_name(t.file);
   if (t.loop_line == 0) return absl::StrFormat("at %s:%d", file, t.line);
-  return absl::StrFormat("%s the loop at %s:%d (line %d)", after ? "after" : "before", file, t.loop_line, t.line);
+  const std::string loop_file = base_name(t.loop_file);
+  const std::string statement =
+      t.file == t.loop_file ? absl::StrFormat("line %d", t.line) : absl::StrFormat("%s:%d", file, t.line);
+  return absl::StrFormat("%s the loop at %s:%d (%s)", after ? "after" : "before", loop_file, t.loop_line, statement);
 }
 }  // namespace report_internal
 
@@ -212,11 +217,11 @@ inline void write_json(std::ostream& out, const GraphSummary& graph, const std::
       const SiteTraffic& t = e.sites[k];
       out << (k ? ",\n    " : "\n    ");
       out << absl::StrFormat(
-          "{\"file\": \"%s\", \"line\": %d, \"loop_line\": %d, \"p2p_bytes\": %d, \"p2p_messages\": %d, "
-          "\"partners\": %d, \"allreduce_bytes\": %d, \"allreduces\": %d, \"broadcast_bytes\": %d, "
-          "\"broadcasts\": %d, \"arrays\": [",
-          report_internal::json_escape(t.file), t.line, t.loop_line, t.p2p_bytes, t.p2p_messages, t.partners,
-          t.allreduce_bytes, t.allreduces, t.broadcast_bytes, t.broadcasts);
+          "{\"file\": \"%s\", \"line\": %d, \"loop_file\": \"%s\", \"loop_line\": %d, \"p2p_bytes\": %d, "
+          "\"p2p_messages\": %d, \"partners\": %d, \"allreduce_bytes\": %d, \"allreduces\": %d, "
+          "\"broadcast_bytes\": %d, \"broadcasts\": %d, \"arrays\": [",
+          report_internal::json_escape(t.file), t.line, report_internal::json_escape(t.loop_file), t.loop_line,
+          t.p2p_bytes, t.p2p_messages, t.partners, t.allreduce_bytes, t.allreduces, t.broadcast_bytes, t.broadcasts);
       for (std::size_t a = 0; a < t.arrays.size(); ++a) out << (a ? "," : "") << t.arrays[a];
       out << "]}";
     }

@@ -8,8 +8,8 @@
 //   points.after_sweep_of(created);          // one sent after the run
 //
 // A sweep is a run of the sequential order created by one loop's
-// statements (the sites' loop lines; a statement outside loops is its
-// own); a stretch is a run one process computes with no other process's
+// statements (the sites' loop files and lines; a statement outside loops
+// is its own); a stretch is a run one process computes with no other process's
 // values in between (a row of its block). A value created before the sweep
 // that uses it comes with a message sent as the sweep starts: a halo is
 // exchanged before the loop that needs it, and red-black SOR exchanges
@@ -35,12 +35,15 @@ template <class ProfileT>
 class SendPoints {
  public:
   SendPoints(const ProfileT& profile, int procs) : profile_(profile), stretch_start_(procs, 0) {
-    // One number per (file, loop line), one per statement outside loops;
-    // 0 for unknown sites.
+    // One number per loop (its file and line: a header's statement
+    // inlined into a loop is in that loop), one per statement outside
+    // loops; 0 for unknown sites.
     absl::flat_hash_map<std::pair<std::string, std::uint64_t>, std::uint32_t> loops;
     for (const auto& site : profile.sites) {
-      const std::uint64_t line = site.loop_line != 0 ? site.loop_line : (std::uint64_t{1} << 32) | site.line;
-      const auto [it, added] = loops.try_emplace({site.file, line}, static_cast<std::uint32_t>(loops.size() + 1));
+      const bool in_loop = site.loop_line != 0;
+      const std::uint64_t line = in_loop ? site.loop_line : (std::uint64_t{1} << 32) | site.line;
+      const auto [it, added] = loops.try_emplace({in_loop ? site.loop_file : site.file, line},
+                                                 static_cast<std::uint32_t>(loops.size() + 1));
       loop_of_site_[site.id] = it->second;
     }
   }

@@ -27,9 +27,10 @@ namespace commanalyzer {
 
 struct SiteTraffic {
   std::uint32_t site = 0;  // the profile's site id; 0: unknown (no debug info, old profile)
-  std::string file;
+  std::string file;  // the statement's
   std::uint32_t line = 0;
-  std::uint32_t loop_line = 0;  // the loop sweeping the statement; 0: none
+  std::string loop_file;        // the loop sweeping the statement, in a file of its own
+  std::uint32_t loop_line = 0;  // 0: none
   std::uint64_t p2p_bytes = 0;
   std::uint64_t p2p_messages = 0;  // messages.h's: per (sender, receiver, iteration, stretch)
   int partners = 0;                // the most processes one process receives from here
@@ -87,6 +88,7 @@ class SiteAttribution {
       if (const auto* where = profile.find_site(id)) {
         t.file = where->file;
         t.line = where->line;
+        t.loop_file = where->loop_file;
         t.loop_line = where->loop_line;
       }
       std::vector<int> senders(static_cast<std::size_t>(n_), 0);

@@ -3,8 +3,11 @@
 // one value from the reduced values (Analyzer::loop_result); a test of it
 // against another value (tol) in a loop condition creates one more value per
 // evaluation; a test on one value creates nothing.
+#include <assert.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "instrument/runtime_testing.h"
 
@@ -24,6 +27,12 @@ __attribute__((noinline)) double norm(const double* x, int n) {
 // Keeps v alive as an argument of an instrumented call (so its ordinary
 // label is needed too) without storing anything.
 __attribute__((noinline)) void observe(double v) { __asm__ volatile("" : : "x"(v)); }
+
+// The program's own way to stop, declared so.
+__attribute__((noreturn, noinline)) void stop(const char* why) {
+  fprintf(stderr, "branches: %s\n", why);
+  exit(3);
+}
 
 // One value, through a computation: a leaf marked computed.
 __attribute__((noinline)) double first(const double* x) { return 2.0 * x[0]; }
@@ -126,5 +135,26 @@ int main(void) {
   observe(acc);
   const uint64_t after_csr = __ca_debug_use_count();
   CA_EXPECT("CSR loop bounds decide nothing", after_csr == before_csr);
+
+  // A test whose other way only stops the program (abort, a noreturn
+  // function, an assert) decides nothing an MPI code would send, whichever
+  // values it reads; the same test with two ways that go on decides.
+  const uint64_t before_checks = __ca_debug_use_count();
+  for (int i = 0; i + 1 < N; ++i) {
+    if (a[i] + a[i + 1] < 0) abort();
+    if (a[i] * a[i + 1] > 1e300) stop("overflow");
+    assert(a[i + 1] - a[i] < 1.0);
+  }
+  const uint64_t after_checks = __ca_debug_use_count();
+  int rising = 0;
+  for (int i = 0; i + 1 < N; ++i)
+    if (a[i] + a[i + 1] < 3.0) {
+      ++rising;
+      __asm__ volatile("");
+    }
+  const uint64_t after_tests = __ca_debug_use_count();
+  CA_EXPECT("tests that stop the program decide nothing", after_checks == before_checks);
+  CA_EXPECT("the same test going on: a use per evaluation", after_tests - after_checks == N - 1);
+  CA_EXPECT("test counted", rising > 0);
   return CA_TEST_RESULT();
 }
