@@ -416,7 +416,7 @@ TEST(Singletons, InPlaceUpdatesAreNotGlobalValues) {
   }
   a.region_end();
   const ValueGraph graph = ValueGraph::build(a.profile());
-  const auto floor = std::sqrt(static_cast<double>(graph.vertex_count()));
+  const auto floor = std::sqrt(static_cast<double>(graph.peak_phase_vertices()));
   const ValueGraph::Vertex t5 = graph.local(a.profile().values.vertex(a.value_at(T.at(5))));
   ASSERT_NE(t5, ValueGraph::kAbsent);
   EXPECT_GT(static_cast<double>(graph.degree(t5)), floor);  // over all steps: above the floor
@@ -430,6 +430,41 @@ TEST(Singletons, InPlaceUpdatesAreNotGlobalValues) {
     if (singleton[v]) homes.push_back(graph.home(v));
   }
   EXPECT_EQ(homes, std::vector<Address>{gsum.at(0)});
+}
+
+// A minimum over every cell each step is a global value however many steps
+// run: the singleton floor is set by one step's values, not the run's.
+// Each step computes n fresh temporaries (as a hydro code's element loop
+// does); with sqrt(|V|) over the run (|V| ~ steps x n), 400 steps of 100
+// cells put the floor at 200, above the minimum's 100 sources.
+TEST(Singletons, TheFloorDoesNotGrowWithTheSteps) {
+  constexpr std::uint64_t n = 100;
+  const Array x{0x100000}, dt{0x300000}, temporaries{0x400000};
+  for (int steps : {4, 400}) {
+    Analyzer<> a;
+    a.region_begin();
+    for (int t = 0; t < steps; ++t) {
+      Label smallest = kNoLabel;
+      for (std::uint64_t i = 0; i < n; ++i) {
+        const Address tmp = temporaries.at(static_cast<std::uint64_t>(t) * n + i);
+        a.store(tmp, 8, a.compute(a.join(a.load(x.at(i), 8), a.load(dt.at(0), 8))));
+        smallest = a.join(smallest, a.load(tmp, 8));
+      }
+      a.store(dt.at(0), 8, a.compute(smallest));
+      a.iteration();
+    }
+    a.region_end();
+    const ValueGraph graph = ValueGraph::build(a.profile());
+    EXPECT_GT(graph.vertex_count(), static_cast<std::size_t>(steps) * n) << steps;
+    EXPECT_LE(graph.peak_phase_vertices(), 2 * n + 2) << steps;
+    const std::vector<std::uint8_t> singleton = DensityDistanceScorer{}.detect(graph);
+    std::vector<Address> homes;
+    for (ValueGraph::Vertex v = 0; v < graph.vertex_count(); ++v) {
+      if (singleton[v]) homes.push_back(graph.home(v));
+    }
+    EXPECT_EQ(homes.size(), static_cast<std::size_t>(steps) + 1) << steps;  // each step's minimum, the first's input
+    EXPECT_TRUE(std::all_of(homes.begin(), homes.end(), [&](Address h) { return h == dt.at(0); })) << steps;
+  }
 }
 
 // gsum += sum(x) every iteration, gsum only read after the region: one

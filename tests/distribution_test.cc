@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -322,6 +323,48 @@ TEST(Distribution, ScratchArraysDoNotChangeTheEstimate) {
   }
 }
 
+// A parameter block every cell reads (a domain object's scalars, 1,312 B
+// like LULESH's) is each process's own copy, as in an MPI code: the
+// estimate is the one without it. A parameter block as large as the data
+// is not copied (each process could not hold it) and is read remotely.
+TEST(Distribution, SmallParameterBlocksAreEveryProcesssOwn) {
+  constexpr std::uint64_t n = 1024;
+  constexpr int steps = 3, P = 4;
+  const Array u{0x1000000}, unew{0x2000000}, params{0x3000000};
+  auto run = [&](std::uint64_t param_slots) {  // 0: no parameter block
+    Analyzer<> a;
+    a.allocation(u.base, 8 * n);
+    a.allocation(unew.base, 8 * n);
+    if (param_slots != 0) a.allocation(params.base, 8 * param_slots);
+    for (std::uint64_t i = 0; i < n; ++i) a.store(u.at(i), 8, kComputedBit);
+    for (std::uint64_t k = 0; k < param_slots; ++k) a.store(params.at(k), 8, kComputedBit);
+    a.region_begin();
+    for (int t = 0; t < steps; ++t) {
+      for (std::uint64_t i = 1; i + 1 < n; ++i) {
+        Label s = a.join(a.join(a.load(u.at(i - 1), 8), a.load(u.at(i), 8)), a.load(u.at(i + 1), 8));
+        if (param_slots != 0) s = a.join(s, a.load(params.at(i % 4 + (i % 2) * (param_slots - 4)), 8));
+        a.store(unew.at(i), 8, a.compute(s));
+      }
+      for (std::uint64_t i = 1; i + 1 < n; ++i) a.store(u.at(i), 8, a.load(unew.at(i), 8));
+      a.iteration();
+    }
+    a.region_end();
+    a.finish();
+    return a;
+  };
+  const Analyzer<> plain = run(0);
+  const CommEstimate reference = Estimator<Profile0>(plain.profile()).estimate(P);
+  EXPECT_GT(reference.p2p_bytes, 0u);
+  const Analyzer<> with_block = run(164);
+  const CommEstimate copied = Estimator<Profile0>(with_block.profile()).estimate(P);
+  EXPECT_EQ(copied.p2p_bytes, reference.p2p_bytes);
+  EXPECT_EQ(copied.p2p_messages, reference.p2p_messages);
+  EXPECT_EQ(copied.collective_bytes(), reference.collective_bytes());
+  // 2 n slots: more than a process's share of all the data (4 n / P).
+  const Analyzer<> with_table = run(2 * n);
+  EXPECT_GT(Estimator<Profile0>(with_table.profile()).estimate(P).total_bytes(), reference.total_bytes());
+}
+
 // Candidates: blocks, and everything on process 0 (what a partitioner can
 // return on a graph dominated by temporaries). The latter sends nothing
 // and its mean work equals the blocks'; it is not a decomposition on P
@@ -357,6 +400,84 @@ TEST(Distribution, EveryProcessOwnsPartOfTheData) {
   for (std::uint64_t bytes : e.process_memory) EXPECT_GT(bytes, 0u);
   // With one process every candidate is whole: the first is kept.
   EXPECT_EQ(TwoCandidates(a.profile()).estimate(1).distribution, "one");
+}
+
+// A stencil that copies its new values back (u[i] = unew[i]) holds copies
+// of values homed in unew: its first values are no one's own copy, even
+// where every process could hold all of u. With an unbounded ghost budget
+// (every array small enough to copy) the halo of the first step is still
+// sent: the estimate is the one with nothing copied.
+TEST(Distribution, ArraysCopiedIntoAreNotPrivateCopies) {
+  constexpr std::uint64_t n = 512;
+  const Array u{0x1000000}, unew{0x2000000};
+  Analyzer<> a;
+  a.allocation(u.base, 8 * n);
+  a.allocation(unew.base, 8 * n);
+  for (std::uint64_t i = 0; i < n; ++i) a.store(u.at(i), 8, kComputedBit);
+  a.region_begin();
+  for (int t = 0; t < 3; ++t) {
+    for (std::uint64_t i = 1; i + 1 < n; ++i) {
+      const Label s = a.join(a.join(a.load(u.at(i - 1), 8), a.load(u.at(i), 8)), a.load(u.at(i + 1), 8));
+      a.store(unew.at(i), 8, a.compute(s));
+    }
+    for (std::uint64_t i = 1; i + 1 < n; ++i) a.store(u.at(i), 8, a.load(unew.at(i), 8));
+    a.iteration();
+  }
+  a.region_end();
+  a.finish();
+  EXPECT_TRUE(a.profile().arrays[0].copied_into);
+  EXPECT_FALSE(a.profile().arrays[1].copied_into);
+  LogicalVolumeCostModel unbounded, none;
+  unbounded.ghost_memory = std::numeric_limits<double>::infinity();
+  none.ghost_memory = 0;
+  using Portfolio = Estimator<Profile0, DensityDistanceScorer, DistributionPortfolio>;
+  const CommEstimate copies_all = Portfolio(a.profile(), {}, {}, unbounded).estimate(4);
+  const CommEstimate copies_none = Portfolio(a.profile(), {}, {}, none).estimate(4);
+  EXPECT_GT(copies_none.p2p_bytes, 0u);
+  EXPECT_EQ(copies_all.p2p_bytes, copies_none.p2p_bytes);
+}
+
+// Candidates: 1-D blocks, and the same cuts moved so that process 0 owns
+// 5/8 of the array (the others 1/8 each): as many cuts, as many bytes, as
+// fast by messages, but process 0 holds and computes 2.5x the mean.
+struct SkewedOrBlocks {
+  std::vector<Distribution> candidates(const LocationIndex& index, int procs) const {
+    const std::size_t L = index.location_count();
+    auto split = [&](std::string name, auto owner_of) {
+      Distribution d{std::move(name), std::vector<ProcId>(index.node_count(), 0), {}};
+      for (std::size_t node = 0; node < L; ++node) d.node_owner[node] = owner_of(index.element(node));
+      return d;
+    };
+    std::uint64_t n = 0;  // elements per array
+    for (std::size_t node = 0; node < L; ++node) n = std::max(n, index.element(node) + 1);
+    auto skewed = [&](std::uint64_t i) {
+      const std::uint64_t first = 5 * n / 8;
+      return i < first ? ProcId{0} : static_cast<ProcId>(1 + (i - first) * (procs - 1) / (n - first));
+    };
+    auto blocks = [&](std::uint64_t i) { return static_cast<ProcId>(i * procs / n); };
+    return {split("skewed", skewed), split("block", blocks)};
+  }
+};
+
+TEST(Distribution, EveryProcessHasItsShareOfTheData) {
+  constexpr std::uint64_t n = 256;
+  constexpr int P = 4;
+  Analyzer<> a;
+  const Array u{0x1000000}, unew{0x2000000};
+  a.allocation(u.base, 8 * n);
+  a.allocation(unew.base, 8 * n);
+  a.region_begin();
+  testing::jacobi1d(a, u, unew, n, 3);
+  a.region_end();
+  a.finish();
+  const CommEstimate e = Estimator<Profile0, DensityDistanceScorer, SkewedOrBlocks>(a.profile()).estimate(P);
+  ASSERT_EQ(e.candidates.size(), 2u);
+  EXPECT_EQ(e.candidates[0].bytes, e.candidates[1].bytes);  // same cuts: as cheap by messages
+  EXPECT_EQ(e.distribution, "block");
+  for (const auto* share : {&e.process_work, &e.process_memory}) {
+    const auto [least, most] = std::minmax_element(share->begin(), share->end());
+    EXPECT_LE(*most, 2 * *least);
+  }
 }
 
 TEST(Distribution, MapErrorsNameTheLineAndTheProblem) {

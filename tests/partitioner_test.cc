@@ -202,9 +202,10 @@ TEST(ValueGraph, SameGraphOnAnyThreadCount) {
     }
   }
   // The residual's location is the candidate: 298 neighbours over all steps
-  // (one coalesced vertex per u[i]), capped at ceil(sqrt(|V|)) within one.
+  // (one coalesced vertex per u[i]), capped at ceil(sqrt(n)) within one, n
+  // the vertices of one step.
   const ValueGraph::Vertex hub = one.local(a.profile().values.vertex(a.value_at(residual.at(0))));
-  EXPECT_EQ(one.peak_phase_degree(hub), static_cast<std::size_t>(std::ceil(std::sqrt(double(one.vertex_count())))));
+  EXPECT_EQ(one.peak_phase_degree(hub), static_cast<std::size_t>(std::ceil(std::sqrt(double(one.peak_phase_vertices())))));
   const ValueGraph::Vertex traded = one.local(a.profile().values.vertex(a.value_at(w.at(0))));
   EXPECT_EQ(one.degree(traded), 10u);
   EXPECT_EQ(one.peak_phase_degree(traded), 10u);  // its degree: not a candidate

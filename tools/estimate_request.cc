@@ -57,7 +57,8 @@ ABSL_FLAG(bool, exchange_partials, commanalyzer::LogicalVolumeCostModel{}.exchan
 ABSL_FLAG(double, ghost_memory, 1.0,
           "cost model: a process keeps values it received for later iterations while they take fewer locations "
           "of an array than this times its own part of it; beyond, it receives them again in each iteration "
-          "(default 1: ghosts smaller than the part owned; inf: keep everything received)");
+          "(default 1: ghosts smaller than the part owned; inf: keep everything received); the smallest arrays, "
+          "together within this times a process's share of all data, are each process's own copy");
 // Defaults: an InfiniBand-class cluster network.
 ABSL_FLAG(double, latency, 1.0, "time model: latency per message in microseconds (default 1 us)");
 ABSL_FLAG(double, bandwidth, 10.0, "time model: bandwidth in GB/s, 1 GB = 1e9 bytes (default 10 GB/s)");

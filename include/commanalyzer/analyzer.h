@@ -128,6 +128,7 @@ class Analyzer {
     const auto [first, last] = words_of<kWordBytes>(addr, size);
     if (const ValueId copy = slicer_.leaf_value(label); copy != kNoValue) {
       ++stats_.replications;
+      note_copy_into(addr);
       assign_words(first, last, copy);
       rehome_loop_result(copy, addr);
       return label;
@@ -218,6 +219,7 @@ class Analyzer {
   // element size, so the first typed load there creates the input.
   void copy(Address dst, Address src, std::uint64_t size) {
     if (size == 0) return;
+    note_copy_into(dst);
     if (!allocations_.empty()) note_move(dst, src, size);
     // Snapshot first: the ranges may overlap (memmove). The words of
     // src + k * kWordBytes (and of dst) are consecutive.
@@ -380,6 +382,12 @@ class Analyzer {
     const ValueId v = new_value(addr, size, /*input=*/true, kNoVertex);
     for (std::uint64_t w = first; w <= last; ++w) assign_word(w, v);
     return v;
+  }
+
+  // A copy into a tracked array in the region (Profile::Array::copied_into).
+  void note_copy_into(Address dst) {
+    if (!counting_ || allocations_.empty()) return;
+    if (const std::uint32_t id = allocation_of(dst); id != 0) profile_.arrays[id - 1].copied_into = true;
   }
 
   // A copy between two tracked arrays: where a freed array's values live on.

@@ -19,6 +19,8 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -32,6 +34,7 @@
 #include "commanalyzer/distribution.h"
 #include "commanalyzer/locations.h"
 #include "commanalyzer/partitioner.h"
+#include "commanalyzer/private_arrays.h"
 #include "commanalyzer/singleton.h"
 #include "commanalyzer/value_graph.h"
 
@@ -55,6 +58,17 @@ struct PreparedOf<P> {
   using type = decltype(std::declval<const P&>().prepare(std::declval<const ValueGraph&>(),
                                                          std::declval<const std::vector<std::uint8_t>&>()));
 };
+// Every process has between half and twice the mean share.
+inline bool balanced(const std::vector<std::uint64_t>& share) {
+  if (share.empty()) return true;
+  std::uint64_t total = 0;
+  for (std::uint64_t x : share) total += x;
+  return std::all_of(share.begin(), share.end(), [&](std::uint64_t x) {
+    const std::uint64_t scaled = x * share.size();  // x / mean = scaled / total
+    return 2 * scaled >= total && scaled <= 2 * total;
+  });
+}
+
 }  // namespace estimate_internal
 
 template <class ProfileT, SingletonScorer Scorer = DensityDistanceScorer,
@@ -77,7 +91,8 @@ class Estimator {
   // first candidate's).
   std::vector<ProcId> owners(int procs) const {
     if constexpr (kByLocation) {
-      return locations().vertex_owners(partitioner_.candidates(locations(), procs).front().node_owner);
+      const LocationIndex& index = locations(procs);
+      return index.vertex_owners(partitioner_.candidates(index, procs).front().node_owner);
     } else if constexpr (PreparingPartitioner<PartitionerT>) {
       std::call_once(prepare_once_, [&] { prepared_ = partitioner_.prepare(graph_, singletons_); });
       return prepared_->partition(procs);
@@ -90,7 +105,7 @@ class Estimator {
   // on its own; the one kept does not depend on it.
   CommEstimate estimate(int procs, unsigned threads = 1) const {
     if constexpr (kByLocation) {
-      const LocationIndex& index = locations();
+      const LocationIndex& index = locations(procs);
       std::vector<Distribution> candidates = partitioner_.candidates(index, procs);
       std::vector<CommEstimate> costed(candidates.size());
       run_indexed(candidates.size(), threads, [&](std::size_t i) {
@@ -101,13 +116,19 @@ class Estimator {
       // iteration (a pipelined sweep cut across its direction) lose what
       // fewer bytes would save (CommEstimate::predicted_seconds). Ties:
       // fewer bytes, then the first. A decomposition on P processes gives
-      // each of them part of the data: one that leaves a process owning
-      // none (a partitioner that put everything on one side) is kept only
-      // if every candidate does.
+      // each of them a share of the data: one that leaves a process owning
+      // none (a partitioner that put everything on one side), more than
+      // twice the mean (its work, and its memory, are then no smaller than
+      // on half the processes) or less than half of it (idle more than
+      // half the time), is kept only if every candidate does. The data,
+      // not the work measured: where the program's own work is uneven (a
+      // region costed ten times another), every decomposition of its data
+      // is, as its MPI version is.
       std::vector<CandidateCost> tried;
       std::vector<std::vector<std::uint64_t>> owned(candidates.size());  // bytes per process
       auto shares = [&](std::size_t i) {
-        return std::none_of(owned[i].begin(), owned[i].end(), [](std::uint64_t b) { return b == 0; });
+        return std::none_of(owned[i].begin(), owned[i].end(), [](std::uint64_t b) { return b == 0; }) &&
+               estimate_internal::balanced(owned[i]);
       };
       bool any_shares = false;
       for (std::size_t i = 0; i < candidates.size(); ++i) {
@@ -141,16 +162,26 @@ class Estimator {
     }
   }
 
-  // The location graph (ownership by location only).
-  const LocationIndex& locations() const {
-    std::call_once(locate_once_, [&] {
-      std::vector<ArrayExtent> arrays;
-      for (const auto& a : profile_.arrays) arrays.push_back({a.base, a.bytes, a.freed, a.indexed_indirectly, a.scratch});
-      std::vector<ArrayMove> moves;
-      for (const auto& m : profile_.moves) moves.push_back({m.from, m.to, m.from_offset, m.to_offset, m.bytes});
-      locations_ = LocationIndex::build(graph_, singletons_, arrays, moves);
-    });
-    return *locations_;
+  // The location graph for `procs` processes (ownership by location only):
+  // the settled locations of the arrays small enough for each process to
+  // copy (private_arrays.h) are not in it (none for one process: the
+  // default). Counts that copy the same arrays share one graph.
+  const LocationIndex& locations(int procs = 1) const {
+    std::vector<ArrayExtent> arrays;
+    for (const auto& a : profile_.arrays) {
+      arrays.push_back({a.base, a.bytes, a.freed, a.indexed_indirectly, a.scratch, a.copied_into});
+    }
+    std::vector<ArrayMove> moves;
+    for (const auto& m : profile_.moves) moves.push_back({m.from, m.to, m.from_offset, m.to_offset, m.bytes});
+    mark_private_arrays(arrays, moves, ghost_memory(), procs);
+    std::vector<std::uint8_t> copied(arrays.size());
+    for (std::size_t g = 0; g < arrays.size(); ++g) copied[g] = arrays[g].private_copy;
+    std::lock_guard<std::mutex> lock(locations_mutex_);
+    std::unique_ptr<LocationIndex>& index = locations_[copied];
+    if (index == nullptr) {
+      index = std::make_unique<LocationIndex>(LocationIndex::build(graph_, singletons_, arrays, moves));
+    }
+    return *index;
   }
 
   // Estimates for several process counts on up to `threads` threads (each
@@ -181,6 +212,19 @@ class Estimator {
   }
 
   const ValueGraph& graph() const { return graph_; }
+
+ private:
+  // Private copies are bounded by the ghost budget that bounds received
+  // copies (LogicalVolumeCostModel::ghost_memory); 1 for other models.
+  double ghost_memory() const {
+    if constexpr (requires { cost_.ghost_memory; }) {
+      return cost_.ghost_memory;
+    } else {
+      return 1.0;
+    }
+  }
+
+ public:
   const std::vector<std::uint8_t>& singletons() const { return singletons_; }
 
  private:
@@ -214,8 +258,8 @@ class Estimator {
   PartitionerT partitioner_;
   Cost cost_;
   mutable std::once_flag prepare_once_;
-  mutable std::once_flag locate_once_;
-  mutable std::optional<LocationIndex> locations_;
+  mutable std::mutex locations_mutex_;
+  mutable std::map<std::vector<std::uint8_t>, std::unique_ptr<LocationIndex>> locations_;  // by arrays copied
   mutable typename estimate_internal::PreparedOf<PartitionerT>::type prepared_{};
 };
 

@@ -9,7 +9,8 @@
 // blocks, branch decisions, and scratch blocks: heap arrays allocated and
 // freed within one iteration, a chunk's work arrays) are *free*:
 // temporaries that go with the process that computes from them. Singleton
-// vertices outside arrays are in neither.
+// vertices outside arrays, and the settled locations of small arrays every
+// process copies (private_arrays.h), are in neither.
 //
 // The location graph has one node per location cluster and one per free
 // vertex; its edge weights are the value uses between them summed over the
@@ -23,11 +24,13 @@
 #include <cstdint>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <tuple>
 #include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "commanalyzer/types.h"
 #include "commanalyzer/value_graph.h"
 
@@ -40,6 +43,8 @@ struct ArrayExtent {
   bool freed = false;
   bool indexed_indirectly = false;  // at an index read from an array (x[col[k]])
   bool scratch = false;             // allocated and freed in one iteration (Profile::Array)
+  bool copied_into = false;         // the region copies values into it (Profile::Array)
+  bool private_copy = false;        // small enough for every process to copy (private_arrays.h)
 };
 
 // A copy from one array into another (Profile::Move).
@@ -169,8 +174,10 @@ class LocationIndex {
     absl::flat_hash_map<std::pair<std::uint32_t, std::uint64_t>, Node> location_of;
     index.node_of_vertex_.assign(graph.vertex_count(), kNone);
     std::vector<ValueGraph::Vertex> free;
+    const auto copied = settled_locations(graph, singleton, arrays, alignment);
     for (ValueGraph::Vertex v = 0; v < graph.vertex_count(); ++v) {
       const std::uint32_t g = graph.group(v);
+      if (copied(v)) continue;
       // A scratch block's elements are temporaries: each process keeps its
       // own work memory and computes into it what it consumes.
       const bool in_array = g != 0 && g <= arrays.size() && !arrays[g - 1].scratch &&
@@ -211,6 +218,37 @@ class LocationIndex {
   }
 
   static constexpr std::uint32_t kNoClass = ~std::uint32_t{0};
+
+  // Whether v is a value every process has in its own copy of a small
+  // array (private_arrays.h): one at a location of a private_copy array
+  // that no single process computes into (the region only reads it, or
+  // stores there only singletons). A location is the aligned cluster
+  // (element i of every array of one extent); an array the region copies
+  // values into (y[i] = x[i] keeps x's vertex, homed elsewhere) has none
+  // that is settled.
+  template <AlignmentPolicy Alignment>
+  static auto settled_locations(const ValueGraph& graph, const std::vector<std::uint8_t>& singleton,
+                                const std::vector<ArrayExtent>& arrays, Alignment alignment) {
+    auto location = [&graph, &arrays, alignment](ValueGraph::Vertex v) -> std::optional<std::pair<std::uint64_t, Address>> {
+      const std::uint32_t g = graph.group(v);
+      if (g == 0 || g > arrays.size()) return std::nullopt;
+      const ArrayExtent& a = arrays[g - 1];
+      if (graph.home(v) < a.base || graph.home(v) >= a.base + a.bytes) return std::nullopt;
+      return std::pair{static_cast<std::uint64_t>(alignment.key(a, g)), graph.home(v) - a.base};
+    };
+    absl::flat_hash_set<std::pair<std::uint64_t, Address>> computed;
+    for (ValueGraph::Vertex v = 0; v < graph.vertex_count(); ++v) {
+      if (graph.work(v) == 0 || singleton[v]) continue;
+      if (const auto at = location(v)) computed.insert(*at);
+    }
+    return [&graph, &singleton, &arrays, location, computed = std::move(computed)](ValueGraph::Vertex v) {
+      if (graph.work(v) != 0 && !singleton[v]) return false;
+      const std::uint32_t g = graph.group(v);
+      if (g == 0 || g > arrays.size() || !arrays[g - 1].private_copy || arrays[g - 1].copied_into) return false;
+      const auto at = location(v);
+      return at.has_value() && !computed.contains(*at);
+    };
+  }
 
   std::size_t node_count() const { return class_.size(); }
   std::size_t location_count() const { return locations_; }  // nodes [0, locations) are array locations

@@ -52,6 +52,9 @@ struct Profile {
     // work arrays): memory each process keeps for its own computation, not
     // data an MPI code distributes (locations.h).
     bool scratch = false;
+    // The region copies values into it (y[i] = x[i], memcpy): what its
+    // locations hold is then not all homed there (private_arrays.h).
+    bool copied_into = false;
   };
   std::vector<Array> arrays;
   // Copies from one tracked array into another (memcpy, realloc, a

@@ -14,7 +14,8 @@
 //   u64 marks;    u32 mark[]
 //   version 5: u64 arrays; per array u64 base u64 bytes u64 flags
 //              (bit 0: freed; version 6, bit 1: indexed indirectly;
-//              bit 2: scratch, allocated and freed in one iteration)
+//              bit 2: scratch, allocated and freed in one iteration;
+//              version 8, bit 3: copied into in the region)
 //              u64 moves; per move u64 from u64 to u64 from_offset
 //              u64 to_offset u64 bytes
 //   version 7: u64 sites; per site u32 id u32 line u32 loop_line
@@ -398,7 +399,7 @@ void write_profile(std::ostream& out, const Profile<BasicCompactValueStore<Liven
   for (const auto& a : profile.arrays) {
     w.put<std::uint64_t>(a.base);
     w.put<std::uint64_t>(a.bytes);
-    w.put<std::uint64_t>((a.freed ? 1 : 0) | (a.indexed_indirectly ? 2 : 0) | (a.scratch ? 4 : 0));
+    w.put<std::uint64_t>((a.freed ? 1 : 0) | (a.indexed_indirectly ? 2 : 0) | (a.scratch ? 4 : 0) | (a.copied_into ? 8 : 0));
   }
   w.put<std::uint64_t>(profile.moves.size());
   for (const auto& m : profile.moves) {
@@ -530,6 +531,7 @@ inline LoadedProfile read_profile(std::istream& in, ProfileInfo* info = nullptr)
       a.freed = (flags & 1) != 0;
       a.indexed_indirectly = (flags & 2) != 0;
       a.scratch = (flags & 4) != 0;
+      a.copied_into = meta.version < 8 || (flags & 8) != 0;  // unknown before: as if copied into
     }
     const auto moves = r.get<std::uint64_t>();
     if (moves > (std::uint64_t{1} << 32)) throw ProfileError("corrupt profile: impossible move count");

@@ -100,6 +100,25 @@ inline void print_where(std::ostream& out, const CommEstimate& e, std::size_t ma
   if (e.sites.size() > max_sites) out << absl::StrFormat("  ... %d more sites (--json lists all)\n", e.sites.size() - max_sites);
 }
 
+// How evenly the kept distribution shares the work (values computed) and
+// the data (array bytes owned): the least and the most any process has,
+// as multiples of the mean.
+inline void print_balance(std::ostream& out, const CommEstimate& e) {
+  auto spread = [](const std::vector<std::uint64_t>& per_process) {
+    double total = 0;
+    for (std::uint64_t x : per_process) total += static_cast<double>(x);
+    const auto [least, most] = std::minmax_element(per_process.begin(), per_process.end());
+    const double mean = total / static_cast<double>(per_process.size());
+    return absl::StrFormat("%.2f..%.2fx the mean", static_cast<double>(*least) / mean, static_cast<double>(*most) / mean);
+  };
+  const bool works = std::any_of(e.process_work.begin(), e.process_work.end(), [](std::uint64_t w) { return w > 0; });
+  if (e.procs < 2 || !works) return;
+  out << absl::StrFormat("\nbalance (%d processes): work %s", e.procs, spread(e.process_work));
+  const bool owns = std::any_of(e.process_memory.begin(), e.process_memory.end(), [](std::uint64_t b) { return b > 0; });
+  if (owns) out << absl::StrFormat(", array bytes owned %s", spread(e.process_memory));
+  out << "\n";
+}
+
 inline void print_table(std::ostream& out, const GraphSummary& graph, const std::vector<CommEstimate>& estimates) {
   out << absl::StrFormat("value instances %d, value-flow chains %d, graph %d vertices / %d edges, %d singleton%s",
                          graph.values, graph.flows, graph.vertices, graph.edges, graph.singletons,
@@ -140,6 +159,7 @@ inline void print_table(std::ostream& out, const GraphSummary& graph, const std:
   if (!estimates.empty()) {
     const auto largest = std::max_element(estimates.begin(), estimates.end(),
                                           [](const CommEstimate& a, const CommEstimate& b) { return a.procs < b.procs; });
+    print_balance(out, *largest);
     print_where(out, *largest);
   }
 }

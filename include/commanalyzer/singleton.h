@@ -32,13 +32,16 @@ concept SingletonScorer = requires(const S& scorer, const ValueGraph& graph) {
 // Outliers need a population: graphs with fewer than min_vertices vertices
 // have no singletons (in a 3-vertex graph every vertex is "dense").
 // And a singleton is used by (or computed from) "almost all" computations:
-// besides the relative score, its degree must reach sqrt(|V|). Without
-// this floor an unstructured mesh, whose node accumulators have ~10x the
-// median degree, turns thousands of them into "singletons" (LULESH: degree
-// 73-293 against a time-step constraint of 26,000). The floor applies to the
-// neighbours within one iteration (ValueGraph::peak_phase_degree): a value
-// updated in place every step gains neighbours every step, which makes it
-// long-lived, not global.
+// besides the relative score, its degree within one iteration must grow
+// with the problem, not stay a constant of the stencil or mesh. With n the
+// values of one iteration (ValueGraph::peak_phase_vertices), sqrt(n) is the
+// geometric middle of the two: a node accumulator's degree (a constant,
+// ~10x the median on an unstructured mesh) stays below it and a time-step
+// minimum over every element (~n) above it, for any n past a few dozen.
+// Counting within one iteration (ValueGraph::peak_phase_degree) keeps a
+// value updated in place every step, which gains neighbours every step,
+// long-lived rather than global, and makes the floor independent of the
+// number of steps.
 struct DensityDistanceScorer {
   double threshold = 0.9;
   std::size_t min_vertices = 16;
@@ -68,7 +71,7 @@ struct DensityDistanceScorer {
     std::vector<std::uint8_t> singleton(graph.vertex_count(), 0);
     if (graph.vertex_count() < std::max<std::size_t>(min_vertices, 2)) return singleton;
     const double c = centroid(graph);
-    const double floor = degree_floor ? std::sqrt(static_cast<double>(graph.vertex_count())) : 0.0;
+    const double floor = degree_floor ? std::sqrt(static_cast<double>(graph.peak_phase_vertices())) : 0.0;
     for (ValueGraph::Vertex v = 0; v < graph.vertex_count(); ++v) {
       singleton[v] = score(graph, v, c) >= threshold && static_cast<double>(graph.peak_phase_degree(v)) >= floor;
     }

@@ -155,13 +155,21 @@ class ValueGraph {
   // The most distinct neighbours v has within one iteration. A location
   // updated in place every iteration (one coalesced vertex) gains new
   // neighbours every iteration; a global value is used by almost everything
-  // within one. Counted for vertices of degree >= sqrt(|V|) (the candidates
-  // for singletons), and only up to ceil(sqrt(|V|)), the singleton floor
-  // (a residual's million sources per step need not be told apart); the
+  // within one. Counted for vertices of degree >= sqrt(n), n the vertices
+  // of the largest iteration (peak_phase_vertices; the candidates for
+  // singletons), and only up to ceil(sqrt(n)), the singleton floor (a
+  // residual's million sources per step need not be told apart); the
   // degree for the others and for unmarked runs.
   std::size_t peak_phase_degree(Vertex v) const {
     const auto it = peak_phase_degree_.find(v);
     return it == peak_phase_degree_.end() ? degree(v) : it->second;
+  }
+
+  // The most vertices one iteration's flows touch (all vertices for
+  // unmarked runs): the size of the problem a global value is used by, or
+  // computed from, nearly all of, whatever the number of iterations.
+  std::size_t peak_phase_vertices() const {
+    return peak_phase_vertices_ == 0 ? vertex_count() : peak_phase_vertices_;
   }
 
   // GraphViz dot of the directed VCG; vertices named by their VertexId.
@@ -349,6 +357,27 @@ class ValueGraph {
   std::vector<std::uint32_t> work_;
   std::vector<std::uint8_t> source_uses_;  // per instance, saturating at 2
   absl::flat_hash_map<Vertex, std::size_t> peak_phase_degree_;
+  std::size_t peak_phase_vertices_ = 0;  // 0: not counted (unmarked runs)
+
+  template <class Profile>
+  void count_peak_phase_vertices(const Profile& profile) {
+    constexpr std::size_t kNever = ~std::size_t{0};
+    std::vector<std::size_t> seen_in(vertex_count(), kNever);
+    std::size_t phase = 0, touched = 0;
+    auto touch = [&](Vertex x) {
+      if (x != kAbsent && seen_in[x] != phase) seen_in[x] = phase, ++touched;
+    };
+    profile.flows.for_each([&](ValueId value, std::span<const ValueId> sources) {
+      if (const std::size_t p = profile.phase_of(value); p != phase) {
+        peak_phase_vertices_ = std::max(peak_phase_vertices_, touched);
+        phase = p;
+        touched = 0;
+      }
+      touch(local_[profile.values.vertex(value)]);
+      for (ValueId s : sources) touch(local_[profile.values.vertex(s)]);
+    });
+    peak_phase_vertices_ = std::max(peak_phase_vertices_, touched);
+  }
 
   // Counts for every vertex whose out + in degree (`in_start`: the
   // directed graph's in-edge row starts) reaches the floor: a superset of
@@ -356,8 +385,9 @@ class ValueGraph {
   template <class Profile>
   void count_peak_phase_degrees(const Profile& profile, const std::vector<std::uint64_t>& in_start) {
     if (profile.phase_count() < 2 || vertex_count() == 0) return;
+    count_peak_phase_vertices(profile);
     const std::size_t floor = peak_floor();
-    const auto cap = static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(vertex_count()))));
+    const auto cap = static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(peak_phase_vertices()))));
     absl::flat_hash_map<Vertex, absl::flat_hash_set<Vertex>> seen;  // candidate -> neighbours this phase
     std::vector<std::uint8_t> candidate(vertex_count(), 0);
     for (Vertex v = 0; v < vertex_count(); ++v) {
@@ -395,7 +425,9 @@ class ValueGraph {
     close_phase();
   }
 
-  std::size_t peak_floor() const { return static_cast<std::size_t>(std::sqrt(static_cast<double>(vertex_count()))); }
+  std::size_t peak_floor() const {
+    return static_cast<std::size_t>(std::sqrt(static_cast<double>(peak_phase_vertices())));
+  }
 
   void drop_peak_non_candidates() {
     const std::size_t floor = peak_floor();

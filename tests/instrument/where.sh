@@ -45,6 +45,9 @@ PY
     fail "report lacks the halo line: $out"
   grep -q "after the loop at where.c:$reduction_loop (line $reduction): allreduce" <<<"$out" ||
     fail "report lacks the reduction line: $out"
+  # 1-D blocks of a 1-D array: every process computes and owns a quarter.
+  grep -q "^balance (4 processes): work 1\.00\.\.1\.00x the mean, array bytes owned 1\.00\.\.1\.00x the mean" <<<"$out" ||
+    fail "report lacks the balance line: $out"
   # The trace names the consuming line of every point-to-point message.
   profile=$(sed -n 's/^profile kept at \([^ ]*\) .*/\1/p' <<<"$out")
   "$tool" trace "$profile" --procs 4 --csv "$tmp/trace.csv" >/dev/null 2>&1 || fail "trace $opt"
