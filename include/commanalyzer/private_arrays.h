@@ -1,19 +1,18 @@
 // Private copies: the small arrays each process of an MPI code holds a copy
 // of (a parameter struct, a domain object's scalars, a coefficient table)
 // instead of splitting them element by element (docs/DISTRIBUTION.md,
-// "Private copies").
+// "What is distributed").
 //
 // A process keeps copies of data it does not own only within its ghost
 // budget (LogicalVolumeCostModel::ghost_memory times its own share), so the
 // smallest arrays are copied while their bytes together stay within
 // ghost_memory x D / P, D the bytes of every array the region keeps
 // (scratch blocks are not, nor blocks freed after being copied into a
-// larger one). One process has nothing
-// to copy from another: on one, nothing is copied. In a copied array, a location no single
-// process computes into (the region only reads it, or stores there only
-// values every process computes: a time step, a step counter) is every
-// process's own (LocationIndex::settled_locations); one a process computes
-// into (a running minimum, a per-region result) is still owned and sent.
+// larger one). A single process copies nothing. In a copied array, a
+// location no single process computes into (the region only reads it, or
+// stores there only values every process computes: a time step, a step
+// counter) is every process's own (LocationIndex::settled_locations); one
+// a process computes into (a running minimum) is still owned and sent.
 #ifndef COMMANALYZER_PRIVATE_ARRAYS_H_
 #define COMMANALYZER_PRIVATE_ARRAYS_H_
 
