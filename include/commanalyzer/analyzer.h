@@ -299,6 +299,7 @@ class Analyzer {
   }
 
   void release(Address start) {
+    if (copied_into_.first == start) copied_into_ = {0, 0};  // the block may be reallocated unmarked
     if (auto it = allocations_.find(start); it != allocations_.end()) {
       auto& array = profile_.arrays[it->second.id - 1];
       array.freed = true;
@@ -313,18 +314,22 @@ class Analyzer {
   // the region, an untracked block).
   std::pair<Address, Address> indexed_indirectly(Address addr) {
     if (!counting_) return {0, 0};
-    auto it = allocations_.upper_bound(addr);
-    if (it == allocations_.begin() || addr >= std::prev(it)->second.end) return {0, 0};
-    --it;
+    const auto it = block_containing(addr);
+    if (it == allocations_.end()) return {0, 0};
     profile_.arrays[it->second.id - 1].indexed_indirectly = true;
     return {it->first, it->second.end};
   }
 
+  // The tracked block holding addr, else allocations_.end().
+  auto block_containing(Address addr) const {
+    const auto it = allocations_.upper_bound(addr);
+    if (it == allocations_.begin() || addr >= std::prev(it)->second.end) return allocations_.cend();
+    return std::prev(it);
+  }
+
   std::uint32_t allocation_of(Address addr) const {
-    auto it = allocations_.upper_bound(addr);
-    if (it == allocations_.begin()) return 0;
-    --it;
-    return addr < it->second.end ? it->second.id : 0;
+    const auto it = block_containing(addr);
+    return it == allocations_.end() ? 0 : it->second.id;
   }
 
   // The first region_begin discards what was recorded before it: only the
@@ -385,9 +390,14 @@ class Analyzer {
   }
 
   // A copy into a tracked array in the region (Profile::Array::copied_into).
+  // The block last marked needs no lookup: copies come in runs (a copy-back
+  // loop, a memcpy).
   void note_copy_into(Address dst) {
-    if (!counting_ || allocations_.empty()) return;
-    if (const std::uint32_t id = allocation_of(dst); id != 0) profile_.arrays[id - 1].copied_into = true;
+    if (!counting_ || (dst >= copied_into_.first && dst < copied_into_.second)) return;
+    const auto it = block_containing(dst);
+    if (it == allocations_.end()) return;
+    profile_.arrays[it->second.id - 1].copied_into = true;
+    copied_into_ = {it->first, it->second.end};
   }
 
   // A copy between two tracked arrays: where a freed array's values live on.
@@ -528,6 +538,7 @@ class Analyzer {
   void forget_loop_result() { known_result_ = kNoLabel; }
   std::vector<ValueId> copy_buffer_;
   bool counting_ = true;
+  std::pair<Address, Address> copied_into_{0, 0};  // [first, end) of the block note_copy_into marked last
   bool explicit_region_ = false;
 };
 

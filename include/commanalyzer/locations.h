@@ -229,15 +229,24 @@ class LocationIndex {
   template <AlignmentPolicy Alignment>
   static auto settled_locations(const ValueGraph& graph, const std::vector<std::uint8_t>& singleton,
                                 const std::vector<ArrayExtent>& arrays, Alignment alignment) {
-    auto location = [&graph, &arrays, alignment](ValueGraph::Vertex v) -> std::optional<std::pair<std::uint64_t, Address>> {
+    absl::flat_hash_set<std::uint64_t> copied_classes;  // alignment keys
+    for (std::uint32_t g = 1; g <= arrays.size(); ++g) {
+      if (arrays[g - 1].private_copy) copied_classes.insert(alignment.key(arrays[g - 1], g));
+    }
+    // (class, offset) of v's home in a copied class.
+    auto location = [&graph, &arrays, alignment, copied_classes](
+                        ValueGraph::Vertex v) -> std::optional<std::pair<std::uint64_t, Address>> {
       const std::uint32_t g = graph.group(v);
       if (g == 0 || g > arrays.size()) return std::nullopt;
       const ArrayExtent& a = arrays[g - 1];
-      if (graph.home(v) < a.base || graph.home(v) >= a.base + a.bytes) return std::nullopt;
-      return std::pair{static_cast<std::uint64_t>(alignment.key(a, g)), graph.home(v) - a.base};
+      const auto key = static_cast<std::uint64_t>(alignment.key(a, g));
+      if (!copied_classes.contains(key) || graph.home(v) < a.base || graph.home(v) >= a.base + a.bytes) {
+        return std::nullopt;
+      }
+      return std::pair{key, graph.home(v) - a.base};
     };
     absl::flat_hash_set<std::pair<std::uint64_t, Address>> computed;
-    for (ValueGraph::Vertex v = 0; v < graph.vertex_count(); ++v) {
+    for (ValueGraph::Vertex v = 0; !copied_classes.empty() && v < graph.vertex_count(); ++v) {
       if (graph.work(v) == 0 || singleton[v]) continue;
       if (const auto at = location(v)) computed.insert(*at);
     }
