@@ -339,15 +339,9 @@ TEST(Distribution, SmallParameterBlocksAreEveryProcesssOwn) {
     for (std::uint64_t i = 0; i < n; ++i) a.store(u.at(i), 8, kComputedBit);
     for (std::uint64_t k = 0; k < param_slots; ++k) a.store(params.at(k), 8, kComputedBit);
     a.region_begin();
-    for (int t = 0; t < steps; ++t) {
-      for (std::uint64_t i = 1; i + 1 < n; ++i) {
-        Label s = a.join(a.join(a.load(u.at(i - 1), 8), a.load(u.at(i), 8)), a.load(u.at(i + 1), 8));
-        if (param_slots != 0) s = a.join(s, a.load(params.at(i % 4 + (i % 2) * (param_slots - 4)), 8));
-        a.store(unew.at(i), 8, a.compute(s));
-      }
-      for (std::uint64_t i = 1; i + 1 < n; ++i) a.store(u.at(i), 8, a.load(unew.at(i), 8));
-      a.iteration();
-    }
+    testing::jacobi1d(a, u, unew, n, steps, [&](std::uint64_t i) {
+      return param_slots == 0 ? kNoLabel : a.load(params.at(i % 4 + (i % 2) * (param_slots - 4)), 8);
+    });
     a.region_end();
     a.finish();
     return a;
@@ -416,14 +410,7 @@ TEST(Distribution, ArraysCopiedIntoAreNotPrivateCopies) {
   a.allocation(unew.base, 8 * (n + 8));
   for (std::uint64_t i = 0; i < n; ++i) a.store(u.at(i), 8, kComputedBit);
   a.region_begin();
-  for (int t = 0; t < 3; ++t) {
-    for (std::uint64_t i = 1; i + 1 < n; ++i) {
-      const Label s = a.join(a.join(a.load(u.at(i - 1), 8), a.load(u.at(i), 8)), a.load(u.at(i + 1), 8));
-      a.store(unew.at(i), 8, a.compute(s));
-    }
-    for (std::uint64_t i = 1; i + 1 < n; ++i) a.store(u.at(i), 8, a.load(unew.at(i), 8));
-    a.iteration();
-  }
+  testing::jacobi1d(a, u, unew, n, 3);
   a.region_end();
   a.finish();
   EXPECT_TRUE(a.profile().arrays[0].copied_into);

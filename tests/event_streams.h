@@ -33,17 +33,24 @@ void matmul(A& a, const Array& C, const Array& Am, const Array& Bm, std::uint64_
 }
 
 // 1-D Jacobi: unew[i] = (u[i-1] + u[i] + u[i+1]) / 3 for the interior, then
-// copy back u[i] = unew[i]; one iteration mark per step.
-template <class A>
-void jacobi1d(A& a, const Array& u, const Array& unew, std::uint64_t n, int steps) {
+// copy back u[i] = unew[i]; one iteration mark per step. Each cell also
+// reads also(i), a label (kNoLabel: nothing more), after its neighbours.
+template <class A, class Also>
+void jacobi1d(A& a, const Array& u, const Array& unew, std::uint64_t n, int steps, Also also) {
   for (int t = 0; t < steps; ++t) {
     for (std::uint64_t i = 1; i + 1 < n; ++i) {
-      const auto sum = a.join(a.join(a.load(u.at(i - 1), 8), a.load(u.at(i), 8)), a.load(u.at(i + 1), 8));
+      auto sum = a.join(a.join(a.load(u.at(i - 1), 8), a.load(u.at(i), 8)), a.load(u.at(i + 1), 8));
+      if (const Label more = also(i); more != kNoLabel) sum = a.join(sum, more);
       a.store(unew.at(i), 8, a.compute(sum));
     }
     for (std::uint64_t i = 1; i + 1 < n; ++i) a.store(u.at(i), 8, a.load(unew.at(i), 8));
     a.iteration();
   }
+}
+
+template <class A>
+void jacobi1d(A& a, const Array& u, const Array& unew, std::uint64_t n, int steps) {
+  jacobi1d(a, u, unew, n, steps, [](std::uint64_t) { return kNoLabel; });
 }
 
 }  // namespace commanalyzer::testing
