@@ -23,21 +23,26 @@ using Profile0 = Analyzer<>::ProfileType;
 
 // The textbook 2-D Jacobi with a pointer swap: n x n, fixed boundary, u and
 // v trade roles every step (no copy back). n >= 12: arrays of 1 KiB or more
-// are tracked (Analyzer::kMinTrackedAllocation).
-void jacobi_swap(Analyzer<>& a, std::uint64_t n, int steps) {
-  Array u{0x1000000, n}, v{0x2000000, n};
+// are tracked (Analyzer::kMinTrackedAllocation). With `coefficients`, each
+// cell also reads its own four stencil weights, packed cell after cell (a
+// variable-coefficient operator stored as a matrix's rows).
+void jacobi_swap(Analyzer<>& a, std::uint64_t n, int steps, bool coefficients = false) {
+  Array u{0x1000000, n}, v{0x2000000, n}, c{0x3000000, 4};
   a.allocation(u.base, 8 * n * n);
   a.allocation(v.base, 8 * n * n);
+  if (coefficients) a.allocation(c.base, 8 * 4 * n * n);
   for (std::uint64_t i = 0; i < n * n; ++i) {
     a.store(u.at(i), 8, kComputedBit);
     a.store(v.at(i), 8, kComputedBit);
+    for (std::uint64_t k = 0; coefficients && k < 4; ++k) a.store(c.at(i, k), 8, kComputedBit);
   }
   a.region_begin();
   for (int t = 0; t < steps; ++t) {
     for (std::uint64_t i = 1; i + 1 < n; ++i) {
       for (std::uint64_t j = 1; j + 1 < n; ++j) {
-        const Label sum = a.join(a.join(a.load(u.at(i - 1, j), 8), a.load(u.at(i + 1, j), 8)),
-                                 a.join(a.load(u.at(i, j - 1), 8), a.load(u.at(i, j + 1), 8)));
+        Label sum = a.join(a.join(a.load(u.at(i - 1, j), 8), a.load(u.at(i + 1, j), 8)),
+                           a.join(a.load(u.at(i, j - 1), 8), a.load(u.at(i, j + 1), 8)));
+        for (std::uint64_t k = 0; coefficients && k < 4; ++k) sum = a.join(sum, a.load(c.at(i * n + j, k), 8));
         a.store(v.at(i, j), 8, a.compute(sum));
       }
     }
@@ -85,6 +90,24 @@ TEST(Distribution, PortfolioFindsTheCartesianGridOfAStencil) {
   EXPECT_EQ(four.candidates.front().bytes, 3u * 2 * (n - 2) * 8 * steps);
   // No array indexed indirectly: no graph partition is offered.
   for (const CandidateCost& c : four.candidates) EXPECT_NE(c.name, "metis");
+}
+
+// The stencil's weights, which the region only reads, stay with the cells
+// that read them whatever shape their index order suggests (four entries
+// per cell: strides 1 to 3): the grid is chosen by the arrays computed.
+TEST(Distribution, ReadOnlyArraysDoNotChooseTheGrid) {
+  constexpr std::uint64_t n = 18;
+  constexpr int steps = 6;
+  Analyzer<> a;
+  jacobi_swap(a, n, steps, /*coefficients=*/true);
+  Estimator<Profile0> est(a.profile());
+  for (const int procs : {4, 9}) {
+    const CommEstimate e = est.estimate(procs);
+    const int side = procs == 4 ? 2 : 3;
+    EXPECT_EQ(e.distribution, "cartesian " + std::to_string(side) + "x" + std::to_string(side));
+    // As without the weights: (side - 1) cuts each way, both directions.
+    EXPECT_EQ(e.p2p_bytes, 2u * (side - 1) * 2 * (n - 2) * 8 * steps) << procs;
+  }
 }
 
 TEST(Distribution, AlignedArraysShareOwnersAndTheOwnerMapSaysSo) {

@@ -148,9 +148,10 @@ inline std::vector<ProcId> block_distribution(const LocationIndex& index, int pr
 // Cartesian blocks: one process grid for the whole program, as an SPMD
 // code creates one communicator topology, each array class cut by it along
 // its own grid shape. What does not depend on the process count is found
-// once: per class, a sample of its nodes with their peers (the nodes of the
-// class they exchange values with directly or through one node outside it:
-// LULESH's elements share nodes, its nodes share elements), the strides to
+// once: per class the region writes (read-only ones follow their readers),
+// a sample of its nodes with their peers (the nodes of the class they
+// exchange values with directly or through one node outside it: LULESH's
+// elements share nodes, its nodes share elements), the strides to
 // those peers, and the candidate shapes: 1-D, E/s x s for a stride s, and
 // E/t x t/s x s for two. For a process count, every process grid of 1, 2 or
 // 3 dimensions is tried: each class takes the shape of that rank that makes
@@ -176,20 +177,25 @@ class CartesianSearch {
   explicit CartesianSearch(const LocationIndex& index) : index_(index), classes_(index.classes().size()) {
     std::vector<std::vector<LocationIndex::Node>> nodes(classes_.size());
     for (LocationIndex::Node n = 0; n < index.location_count(); ++n) nodes[index.class_of(n)].push_back(n);
-    for (std::uint32_t c = 0; c < classes_.size(); ++c) sample(c, nodes[c]);
-    const std::size_t step = std::max<std::size_t>(1, index.location_count() / kSampled);
+    for (std::uint32_t c = 0; c < classes_.size(); ++c) {
+      if (cut_by_grid(c)) sample(c, nodes[c]);
+    }
+    std::size_t cut_locations = 0;
+    for (std::uint32_t c = 0; c < classes_.size(); ++c) cut_locations += cut_by_grid(c) ? nodes[c].size() : 0;
+    const std::size_t step = std::max<std::size_t>(1, cut_locations / kSampled);
+    auto counted = [&](LocationIndex::Node m) { return !index.is_free(m) && cut_by_grid(index.class_of(m)); };
     for (LocationIndex::Node n = 0; n < index.location_count(); ++n) {
-      if (scattered(n, 0) % step != 0) continue;
+      if (!counted(n) || scattered(n, 0) % step != 0) continue;
       whole_.push_back(n);
       const std::uint64_t first = index.row_start()[n], end = index.row_start()[n + 1];
       const std::uint64_t keep = std::max<std::uint64_t>(1, (end - first + kPeers - 1) / kPeers);
       for (std::uint64_t e = first; e < end; ++e) {
         const LocationIndex::Node m = index.neighbour()[e];
         if (!index.is_free(m)) {
-          if (scattered(n, m) % keep == 0) whole_neighbours_.push_back(m);
+          if (counted(m) && scattered(n, m) % keep == 0) whole_neighbours_.push_back(m);
         } else {
           for_consumers(m, [&](LocationIndex::Node b) {
-            if (b != n && !index.is_free(b) && scattered(n, b) % keep == 0) whole_neighbours_.push_back(b);
+            if (b != n && counted(b) && scattered(n, b) % keep == 0) whole_neighbours_.push_back(b);
           });
         }
       }
@@ -413,6 +419,12 @@ class CartesianSearch {
     for (std::uint64_t x : s) p *= x;
     return p;
   }
+
+  // Arrays the region only reads are not cut by the grid: they go where
+  // they are read (place_read_only_arrays), so their index order, and the
+  // shape it might suggest (a CSR matrix's 27 entries per row), says
+  // nothing about the grid; only the written arrays choose it.
+  bool cut_by_grid(std::uint32_t c) const { return index_.classes()[c].written; }
 
   const LocationIndex& index_;
   std::vector<Class> classes_;
