@@ -185,13 +185,16 @@ class Analyzer {
   // labels are returned as they are.
   Label loop_result(Label label, std::uint32_t site) {
     if (!slicer_.is_compound(label)) return label;
-    // A reduction over distributed data: computed from at least
-    // sqrt(values so far) values, the singleton scorer's degree floor. A
-    // smaller result (an element's gradient over its 8 nodes) is a local
-    // computation, carried as a label and recomputed where it is used.
+    // A reduction over distributed data: computed from at least sqrt(D)
+    // values, D the words of data the program holds in its arrays (the
+    // geometric middle between a constant and all of it, as the singleton
+    // scorer's degree floor). A smaller result (an element's gradient over
+    // its 8 nodes) is a local computation, carried as a label and
+    // recomputed where it is used. D does not grow with the run: a dot
+    // product in a long set-up or late in the run is still a reduction.
     flatten_loop_result(label);
     const auto n = static_cast<std::uint64_t>(sources_.size());
-    if (n * n < profile_.values.count()) {
+    if (n * n < data_words()) {
       remember_loop_result(label);
       return label;
     }
@@ -294,7 +297,10 @@ class Analyzer {
 
   void allocation(Address start, std::uint64_t size) {
     if (size < kMinTrackedAllocation) return;
-    allocations_[start] = {start + size, ++allocation_count_, current_iteration()};
+    Block& block = allocations_[start];
+    if (block.end != 0) live_array_bytes_ -= block.end - start;  // reused before its free was seen
+    block = {start + size, ++allocation_count_, current_iteration()};
+    live_array_bytes_ += size;
     profile_.arrays.push_back({start, size});
   }
 
@@ -304,6 +310,7 @@ class Analyzer {
       auto& array = profile_.arrays[it->second.id - 1];
       array.freed = true;
       array.scratch = it->second.allocated_in != kOutsideRegion && it->second.allocated_in == current_iteration();
+      live_array_bytes_ -= it->second.end - start;
       allocations_.erase(it);
     }
   }
@@ -341,6 +348,7 @@ class Analyzer {
       profile_.value_sites.clear();
       profile_.iteration_marks.clear();
       for (auto& array : profile_.arrays) array.indexed_indirectly = false;  // the set-up's accesses do not count
+      iteration_start_ = profile_.values.count();
     }
     counting_ = true;
   }
@@ -351,7 +359,10 @@ class Analyzer {
   }
 
   void iteration() {
-    if (counting_) profile_.iteration_marks.push_back(static_cast<ValueId>(profile_.values.count() + 1));
+    if (!counting_) return;
+    profile_.iteration_marks.push_back(static_cast<ValueId>(profile_.values.count() + 1));
+    peak_iteration_values_ = std::max<std::uint64_t>(peak_iteration_values_, profile_.values.count() - iteration_start_);
+    iteration_start_ = profile_.values.count();
   }
 
   // End of program: closes an open (or implicit) region. A value store that
@@ -496,17 +507,27 @@ class Analyzer {
   ProfileType profile_;
   AnalyzerStats stats_;
   static constexpr std::size_t kOutsideRegion = ~std::size_t{0};
+  // Words in the live tracked arrays; a program without any: the most
+  // values one iteration of the region has created so far, the current one
+  // included (without a region or marks: all of them).
+  std::uint64_t data_words() const {
+    if (live_array_bytes_ >= 8) return live_array_bytes_ / 8;
+    return std::max<std::uint64_t>(peak_iteration_values_, profile_.values.count() - iteration_start_);
+  }
   // The iteration of an explicit region under way (marks so far), or
   // kOutsideRegion.
   std::size_t current_iteration() const {
     return counting_ && explicit_region_ ? profile_.iteration_marks.size() : kOutsideRegion;
   }
   struct Block {
-    Address end;
-    std::uint32_t id;
-    std::size_t allocated_in;  // current_iteration() at allocation
+    Address end = 0;
+    std::uint32_t id = 0;
+    std::size_t allocated_in = 0;  // current_iteration() at allocation
   };
   std::map<Address, Block> allocations_;
+  std::uint64_t live_array_bytes_ = 0;       // in allocations_
+  std::uint64_t iteration_start_ = 0;        // values.count() when the current iteration began
+  std::uint64_t peak_iteration_values_ = 0;  // the most values a finished iteration created
   std::set<std::uint32_t> site_ids_;
   std::uint32_t allocation_count_ = 0;
   std::vector<ValueId> sources_;

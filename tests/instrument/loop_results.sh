@@ -3,15 +3,16 @@
 #
 # loop_results.c at -O0..-O3 on 4 processes: two Allreduces of 8 bytes per
 # step for 3 steps, 2 * (4 - 1) * 8 * 2 * 3 = 288 collective bytes, no
-# point-to-point bytes. Before loop results were one value each, every
-# y[i] read the whole slice of the dot product: an all-gather of x
-# (393,216 B) and a run quadratic in n.
+# point-to-point bytes. Were a loop result a label of its sources, every
+# y[i] would read the whole slice of the dot product: an all-gather of x
+# and a run quadratic in n. n = 512: the set-up's 4 n^2 values outnumber
+# the squared sources (2 n) of the dot product made after it.
 set -uo pipefail
 tool=$(realpath "$1"); src=$(realpath "$2")
 tmp="${TEST_TMPDIR:-$(mktemp -d)}"
 cd "$tmp"
 for O in 0 1 2 3; do
-  out=$("$tool" analyze "$src" -I"$(dirname "$src")" -O$O --procs 4 -- 4096 2>&1); code=$?
+  out=$("$tool" analyze "$src" -I"$(dirname "$src")" -O$O --procs 4 -- 512 2>&1); code=$?
   [ "$code" -eq 0 ] || { echo "$out"; echo "FAIL: analyze -O$O exited $code"; exit 1; }
   row=$(awk '$1 == 4 && NF > 5' <<<"$out")
   echo "-O$O: $row"
