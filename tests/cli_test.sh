@@ -63,6 +63,14 @@ out=$("$tool" analyze "$tmp/ok.c" --procs 2 --out "$tmp/ok") || fail "analyze of
 grep -qE '^ +2 +[0-9]+' <<<"$out" || fail "no estimate row: $out"
 out=$("$tool" estimate "$tmp/ok/build/program.profile" --procs 4) || fail "estimate failed"
 grep -qE '^ +4 +[0-9]+' <<<"$out" || fail "no re-estimate row for 4: $out"
+# Without --out, the temporary build keeps the profile it names and nothing
+# else; a build or run that failed leaves nothing.
+mkdir -p "$tmp/t"
+for failing in bad.c crash.c fails.c; do TMPDIR="$tmp/t" "$tool" analyze "$tmp/$failing" >/dev/null 2>&1; done
+[ -z "$(ls -A "$tmp/t")" ] || fail "failed analyses left files: $(find "$tmp/t")"
+out=$(TMPDIR="$tmp/t" "$tool" analyze "$tmp/ok.c" --procs 2 2>&1) || fail "analyze without --out: $out"
+left=$(find "$tmp/t" -type f)
+[ "$left" = "$(sed -n 's/^profile kept at \([^ ]*\) .*/\1/p' <<<"$out")" ] || fail "left behind: $left; said: $out"
 
 # Ownership by location: global arrays are distributed; a 1-D stencil on 2
 # processes sends one halo value each way per step (3 steps, 8 bytes).

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/reflection.h"
@@ -66,7 +67,8 @@ Usage:
       predicted communication for each process count. Mark the region of
       interest and iterations with include/commanalyzer/annotate.h
       (CA_REGION_BEGIN, CA_ITERATION, CA_REGION_END); without marks the whole
-      run counts. The profile is kept for `commanalyzer estimate`.
+      run counts. The profile is kept for `commanalyzer estimate` (under
+      --out DIR/build with the build, else alone in a temporary directory).
   commanalyzer estimate PROFILE [--procs 2,4,...] [--json FILE] [--out DIR]
       Re-estimates from a saved profile without re-running the program.
       With --partitioner parmetis under mpirun -np K, the location graph is
@@ -285,6 +287,19 @@ AnalyzeArgs split_analyze_args(int argc, char** argv) {
   return out;
 }
 
+// Removes everything in `dir` but `keep`; `dir` too if `keep` is empty or
+// not there.
+void keep_only(const std::filesystem::path& dir, const std::filesystem::path& keep) {
+  std::error_code ec;
+  if (keep.empty() || !std::filesystem::exists(keep, ec)) {
+    std::filesystem::remove_all(dir, ec);
+    return;
+  }
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    if (entry.path() != keep) std::filesystem::remove_all(entry.path(), ec);
+  }
+}
+
 int analyze(AnalyzeArgs args, const EstimateRequest& request, const ReportOutputs& outputs) {
   if (args.build.sources.empty()) throw UsageError("analyze: give at least one C or C++ source file");
   for (const auto& source : args.build.sources) {
@@ -294,14 +309,21 @@ int analyze(AnalyzeArgs args, const EstimateRequest& request, const ReportOutput
   }
   args.build.work_dir =
       outputs.out.empty() ? std::filesystem::path(mkdtemp_or_throw()) : std::filesystem::path(outputs.out) / "build";
+  const std::filesystem::path profile_path = args.build.work_dir / "program.profile";
+  // Without --out the build lives in a temporary directory: only the
+  // profile of a run that succeeded stays (for `estimate`).
+  bool ran = false;
+  absl::Cleanup tidy = [&] {
+    if (outputs.out.empty()) keep_only(args.build.work_dir, ran ? profile_path : std::filesystem::path());
+  };
   const Toolchain toolchain = Toolchain::locate();
   std::cerr << "[commanalyzer] compiling " << args.build.sources.size() << " source file(s) with the pass\n";
   const std::filesystem::path program = build_instrumented(toolchain, args.build);
-  const std::filesystem::path profile_path = args.build.work_dir / "program.profile";
   std::cerr << "[commanalyzer] running the instrumented program\n";
   const auto start = std::chrono::steady_clock::now();
   run_instrumented(program, args.program_args, profile_path,
                    RunLimits{request.timeout_seconds, request.max_memory_bytes});
+  ran = true;
   std::cerr << absl::StrFormat("[commanalyzer] program finished in %.2fs; estimating\n",
                                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   const std::string kept = absl::StrCat("profile kept at ", profile_path.string(), " (re-estimate: commanalyzer estimate ",
