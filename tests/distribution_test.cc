@@ -347,8 +347,8 @@ TEST(Distribution, ScratchArraysDoNotChangeTheEstimate) {
 }
 
 // A parameter block every cell reads (a domain object's scalars, 1,312 B
-// like LULESH's) is each process's own copy, as in an MPI code: the
-// estimate is the one without it. A parameter block as large as the data
+// like LULESH's) is each process's own copy, as in an MPI code, also when
+// a result is stored in it: the estimate is the one without it. A parameter block as large as the data
 // is not copied (each process could not hold it) and is read remotely.
 TEST(Distribution, SmallParameterBlocksAreEveryProcesssOwn) {
   constexpr std::uint64_t n = 1024;
@@ -365,6 +365,10 @@ TEST(Distribution, SmallParameterBlocksAreEveryProcesssOwn) {
     testing::jacobi1d(a, u, unew, n, steps, [&](std::uint64_t i) {
       return param_slots == 0 ? kNoLabel : a.load(params.at(i % 4 + (i % 2) * (param_slots - 4)), 8);
     });
+    if (param_slots != 0) {  // a result kept in a local, then stored in the block (a time step)
+      const Label dt = a.store(0x9000000, 8, a.compute(a.load(u.at(1), 8)));
+      a.store(params.at(0), 8, dt);
+    }
     a.region_end();
     a.finish();
     return a;
@@ -373,6 +377,7 @@ TEST(Distribution, SmallParameterBlocksAreEveryProcesssOwn) {
   const CommEstimate reference = Estimator<Profile0>(plain.profile()).estimate(P);
   EXPECT_GT(reference.p2p_bytes, 0u);
   const Analyzer<> with_block = run(164);
+  EXPECT_FALSE(with_block.profile().arrays[2].copied_into);  // a scalar stored in it is not an array's copy
   const CommEstimate copied = Estimator<Profile0>(with_block.profile()).estimate(P);
   EXPECT_EQ(copied.p2p_bytes, reference.p2p_bytes);
   EXPECT_EQ(copied.p2p_messages, reference.p2p_messages);

@@ -128,7 +128,9 @@ class Analyzer {
     const auto [first, last] = words_of<kWordBytes>(addr, size);
     if (const ValueId copy = slicer_.leaf_value(label); copy != kNoValue) {
       ++stats_.replications;
-      note_copy_into(addr);
+      // An array's element copied here (x[i] = y[i]); a scalar stored here
+      // (a loop's minimum into a parameter block) is computed into it.
+      if (profile_.vertex_group[profile_.values.vertex(copy)] != 0) note_copy_into(addr);
       assign_words(first, last, copy);
       rehome_loop_result(copy, addr);
       return label;
@@ -186,15 +188,16 @@ class Analyzer {
   Label loop_result(Label label, std::uint32_t site) {
     if (!slicer_.is_compound(label)) return label;
     // A reduction over distributed data: computed from at least sqrt(D)
-    // values, D the words of data the program holds in its arrays (the
-    // geometric middle between a constant and all of it, as the singleton
-    // scorer's degree floor). A smaller result (an element's gradient over
-    // its 8 nodes) is a local computation, carried as a label and
-    // recomputed where it is used. D does not grow with the run: a dot
-    // product in a long set-up or late in the run is still a reduction.
+    // values, D the words of the arrays they lie in (the geometric middle
+    // between a constant and all of them, as the singleton scorer's degree
+    // floor). A smaller result (an element's gradient over its 8 nodes) is
+    // a local computation, carried as a label and recomputed where it is
+    // used. D does not grow with the run or with arrays the loop does not
+    // read: a dot product after a long set-up or late in the run, and a
+    // minimum over one region of a mesh, are still reductions.
     flatten_loop_result(label);
     const auto n = static_cast<std::uint64_t>(sources_.size());
-    if (n * n < data_words()) {
+    if (n * n < words_read(sources_)) {
       remember_loop_result(label);
       return label;
     }
@@ -297,10 +300,7 @@ class Analyzer {
 
   void allocation(Address start, std::uint64_t size) {
     if (size < kMinTrackedAllocation) return;
-    Block& block = allocations_[start];
-    if (block.end != 0) live_array_bytes_ -= block.end - start;  // reused before its free was seen
-    block = {start + size, ++allocation_count_, current_iteration()};
-    live_array_bytes_ += size;
+    allocations_[start] = {start + size, ++allocation_count_, current_iteration()};
     profile_.arrays.push_back({start, size});
   }
 
@@ -310,7 +310,6 @@ class Analyzer {
       auto& array = profile_.arrays[it->second.id - 1];
       array.freed = true;
       array.scratch = it->second.allocated_in != kOutsideRegion && it->second.allocated_in == current_iteration();
-      live_array_bytes_ -= it->second.end - start;
       allocations_.erase(it);
     }
   }
@@ -348,7 +347,6 @@ class Analyzer {
       profile_.value_sites.clear();
       profile_.iteration_marks.clear();
       for (auto& array : profile_.arrays) array.indexed_indirectly = false;  // the set-up's accesses do not count
-      iteration_start_ = profile_.values.count();
     }
     counting_ = true;
   }
@@ -359,10 +357,7 @@ class Analyzer {
   }
 
   void iteration() {
-    if (!counting_) return;
-    profile_.iteration_marks.push_back(static_cast<ValueId>(profile_.values.count() + 1));
-    peak_iteration_values_ = std::max<std::uint64_t>(peak_iteration_values_, profile_.values.count() - iteration_start_);
-    iteration_start_ = profile_.values.count();
+    if (counting_) profile_.iteration_marks.push_back(static_cast<ValueId>(profile_.values.count() + 1));
   }
 
   // End of program: closes an open (or implicit) region. A value store that
@@ -507,12 +502,21 @@ class Analyzer {
   ProfileType profile_;
   AnalyzerStats stats_;
   static constexpr std::size_t kOutsideRegion = ~std::size_t{0};
-  // Words in the live tracked arrays; a program without any: the most
-  // values one iteration of the region has created so far, the current one
-  // included (without a region or marks: all of them).
-  std::uint64_t data_words() const {
-    if (live_array_bytes_ >= 8) return live_array_bytes_ / 8;
-    return std::max<std::uint64_t>(peak_iteration_values_, profile_.values.count() - iteration_start_);
+  // The words of the arrays holding `sources` (each array once), and one
+  // per source in none (a local, a global, another loop's result).
+  std::uint64_t words_read(const std::vector<ValueId>& sources) {
+    std::uint64_t words = 0;
+    arrays_read_.clear();
+    for (ValueId v : sources) {
+      const std::uint32_t array = profile_.vertex_group[profile_.values.vertex(v)];
+      if (array == 0) {
+        ++words;
+      } else if (std::find(arrays_read_.begin(), arrays_read_.end(), array) == arrays_read_.end()) {
+        arrays_read_.push_back(array);
+        words += profile_.arrays[array - 1].bytes / 8;
+      }
+    }
+    return words;
   }
   // The iteration of an explicit region under way (marks so far), or
   // kOutsideRegion.
@@ -525,9 +529,7 @@ class Analyzer {
     std::size_t allocated_in = 0;  // current_iteration() at allocation
   };
   std::map<Address, Block> allocations_;
-  std::uint64_t live_array_bytes_ = 0;       // in allocations_
-  std::uint64_t iteration_start_ = 0;        // values.count() when the current iteration began
-  std::uint64_t peak_iteration_values_ = 0;  // the most values a finished iteration created
+  std::vector<std::uint32_t> arrays_read_;  // words_read's scratch
   std::set<std::uint32_t> site_ids_;
   std::uint32_t allocation_count_ = 0;
   std::vector<ValueId> sources_;
