@@ -26,7 +26,8 @@ using Profile0 = Analyzer<>::ProfileType;
 // v trade roles every step (no copy back). n >= 12: arrays of 1 KiB or more
 // are tracked (Analyzer::kMinTrackedAllocation). With `coefficients`, each
 // cell also reads its own four stencil weights, packed cell after cell (a
-// variable-coefficient operator stored as a matrix's rows).
+// variable-coefficient operator stored as a matrix's rows). `each_step`
+// runs after each step's sweep, before its iteration mark.
 void jacobi_swap(Analyzer<>& a, std::uint64_t n, int steps, bool coefficients = false,
                  const std::function<void()>& each_step = {}) {
   Array u{0x1000000, n}, v{0x2000000, n}, c{0x3000000, 4};
