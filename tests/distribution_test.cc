@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <functional>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -26,10 +25,8 @@ using Profile0 = Analyzer<>::ProfileType;
 // v trade roles every step (no copy back). n >= 12: arrays of 1 KiB or more
 // are tracked (Analyzer::kMinTrackedAllocation). With `coefficients`, each
 // cell also reads its own four stencil weights, packed cell after cell (a
-// variable-coefficient operator stored as a matrix's rows). `each_step`
-// runs after each step's sweep, before its iteration mark.
-void jacobi_swap(Analyzer<>& a, std::uint64_t n, int steps, bool coefficients = false,
-                 const std::function<void()>& each_step = {}) {
+// variable-coefficient operator stored as a matrix's rows).
+void jacobi_swap(Analyzer<>& a, std::uint64_t n, int steps, bool coefficients = false) {
   Array u{0x1000000, n}, v{0x2000000, n}, c{0x3000000, 4};
   a.allocation(u.base, 8 * n * n);
   a.allocation(v.base, 8 * n * n);
@@ -50,7 +47,6 @@ void jacobi_swap(Analyzer<>& a, std::uint64_t n, int steps, bool coefficients = 
       }
     }
     std::swap(u, v);
-    if (each_step) each_step();
     a.iteration();
   }
   a.region_end();
@@ -112,28 +108,6 @@ TEST(Distribution, ReadOnlyArraysDoNotChooseTheGrid) {
     // As without the weights: (side - 1) cuts each way, both directions.
     EXPECT_EQ(e.p2p_bytes, 2u * (side - 1) * 2 * (n - 2) * 8 * steps) << procs;
   }
-}
-
-// A parameter block every process copies (164 words, updated along
-// strides 2 and 4 each step, which read as a 41x2x2 or 82x2 grid) does not
-// shrink the cut of the arrays aligned by index: with one distributed
-// extent, aligning by index is aligning in proportion, so no by-index
-// candidate differs from those offered before it.
-TEST(Distribution, CopiedArraysDoNotChooseTheGrid) {
-  constexpr std::uint64_t n = 36, slots = 164;
-  const Array params{0x5000000};
-  Analyzer<> a;
-  a.allocation(params.base, 8 * slots);
-  for (std::uint64_t k = 0; k < slots; ++k) a.store(params.at(k), 8, kComputedBit);
-  jacobi_swap(a, n, 4, /*coefficients=*/false, [&] {
-    for (std::uint64_t k = 4; k < slots; ++k) {
-      a.store(params.at(k), 8, a.compute(a.join(a.load(params.at(k - 2), 8), a.load(params.at(k - 4), 8))));
-    }
-  });
-  const CommEstimate e = Estimator<Profile0>(a.profile()).estimate(4);
-  ASSERT_TRUE(std::any_of(e.candidates.begin(), e.candidates.end(),
-                          [](const CandidateCost& c) { return c.name == "cartesian 2x2"; }));
-  for (const CandidateCost& c : e.candidates) EXPECT_EQ(c.name.find("by-index"), std::string::npos) << c.name;
 }
 
 TEST(Distribution, AlignedArraysShareOwnersAndTheOwnerMapSaysSo) {

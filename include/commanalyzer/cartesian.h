@@ -148,8 +148,7 @@ inline std::vector<ProcId> block_distribution(const LocationIndex& index, int pr
 // Cartesian blocks: one process grid for the whole program, as an SPMD
 // code creates one communicator topology, each array class cut by it along
 // its own grid shape. What does not depend on the process count is found
-// once: per distributed class the region writes (read-only ones follow
-// their readers),
+// once: per class the region writes (read-only ones follow their readers),
 // a sample of its nodes with their peers (the nodes of the class they
 // exchange values with directly or through one node outside it: LULESH's
 // elements share nodes, its nodes share elements), the strides to
@@ -424,14 +423,8 @@ class CartesianSearch {
   // Arrays the region only reads are not cut by the grid: they go where
   // they are read (place_read_only_arrays), so their index order, and the
   // shape it might suggest (a CSR matrix's 27 entries per row), says
-  // nothing about the grid; nor do arrays every process copies (a
-  // parameter block: its 164 words read as 41x2x2 would shrink the cut of
-  // every class aligned by index). Only the distributed written arrays
-  // choose it.
-  bool cut_by_grid(std::uint32_t c) const {
-    const LocationIndex::ArrayClass& cls = index_.classes()[c];
-    return cls.written && !cls.private_copy;
-  }
+  // nothing about the grid; only the written arrays choose it.
+  bool cut_by_grid(std::uint32_t c) const { return index_.classes()[c].written; }
 
   const LocationIndex& index_;
   std::vector<Class> classes_;

@@ -90,7 +90,6 @@ class LocationIndex {
     std::size_t locations = 0;          // of them in the graph (0: arrays the region never used)
     bool indexed_indirectly = false;    // one of them is (ArrayExtent)
     bool written = false;               // the region stores to one of them (else: read only, inputs)
-    bool private_copy = false;          // every process's own copy (ArrayExtent)
     std::uint64_t elements() const { return element_bytes == 0 ? 0 : bytes / element_bytes; }
   };
 
@@ -170,7 +169,6 @@ class LocationIndex {
       class_of_array[id] = it->second;
       index.classes_[it->second].arrays.push_back(id);
       index.classes_[it->second].indexed_indirectly |= arrays[id - 1].indexed_indirectly;
-      index.classes_[it->second].private_copy |= arrays[id - 1].private_copy;
     }
     // Locations of the array-homed vertices; free nodes after them.
     absl::flat_hash_map<std::pair<std::uint32_t, std::uint64_t>, Node> location_of;
