@@ -348,8 +348,9 @@ TEST(Distribution, ScratchArraysDoNotChangeTheEstimate) {
 
 // A parameter block every cell reads (a domain object's scalars, 1,312 B
 // like LULESH's) is each process's own copy, as in an MPI code, also when
-// a result is stored in it: the estimate is the one without it. A parameter block as large as the data
-// is not copied (each process could not hold it) and is read remotely.
+// a result is stored in it: the estimate is the one without it. A
+// parameter block as large as the data is not copied (each process could
+// not hold it) and is read remotely.
 TEST(Distribution, SmallParameterBlocksAreEveryProcesssOwn) {
   constexpr std::uint64_t n = 1024;
   constexpr int steps = 3, P = 4;

@@ -5,8 +5,10 @@
 # step for 3 steps, 2 * (4 - 1) * 8 * 2 * 3 = 288 collective bytes, no
 # point-to-point bytes. Were a loop result a label of its sources, every
 # y[i] would read the whole slice of the dot product: an all-gather of x
-# and a run quadratic in n. n = 512: the set-up's 4 n^2 values outnumber
-# the squared sources (2 n) of the dot product made after it.
+# and a run quadratic in n. n = 512: the set-up makes 4 n^2 values, as
+# many as the squared sources (2 n)^2 of the dot product after it, so a
+# rule comparing them with the values made so far would take that dot
+# product for a local computation.
 set -uo pipefail
 tool=$(realpath "$1"); src=$(realpath "$2")
 tmp="${TEST_TMPDIR:-$(mktemp -d)}"
