@@ -71,6 +71,13 @@ for failing in bad.c crash.c fails.c; do TMPDIR="$tmp/t" "$tool" analyze "$tmp/$
 out=$(TMPDIR="$tmp/t" "$tool" analyze "$tmp/ok.c" --procs 2 2>&1) || fail "analyze without --out: $out"
 left=$(find "$tmp/t" -type f)
 [ "$left" = "$(sed -n 's/^profile kept at \([^ ]*\) .*/\1/p' <<<"$out")" ] || fail "left behind: $left; said: $out"
+# No output may overwrite an input: the source, the profile, a map.
+cp "$tmp/ok.c" "$tmp/ok.c.orig"; cp "$tmp/ok/build/program.profile" "$tmp/profile.orig"
+expect_error 2 "--json: '$tmp/ok.c' is an input of this run" "$tool" analyze "$tmp/ok.c" --procs 2 --json "$tmp/ok.c"
+expect_error 2 "--json: '$tmp/ok/build/../build/program.profile' is an input" \
+  "$tool" estimate "$tmp/ok/build/program.profile" --json "$tmp/ok/build/../build/program.profile"
+expect_error 2 "--csv: .* is an input" "$tool" trace "$tmp/ok/build/program.profile" --procs 2 --csv "$tmp/ok/build/program.profile"
+cmp -s "$tmp/ok.c" "$tmp/ok.c.orig" && cmp -s "$tmp/ok/build/program.profile" "$tmp/profile.orig" || fail "an input was overwritten"
 
 # Ownership by location: global arrays are distributed; a 1-D stencil on 2
 # processes sends one halo value each way per step (3 steps, 8 bytes).

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "absl/cleanup/cleanup.h"
+#include "absl/flags/declare.h"
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/reflection.h"
@@ -38,12 +39,15 @@
 #include "tools/estimate_run.h"
 #include "tools/huge_pages.h"
 #include "tools/instrumented_build.h"
+#include "tools/output_files.h"
 #include "tools/place_command.h"
 #include "tools/report_command.h"
 #include "tools/trace_command.h"
 
 // The estimate's own flags are in estimate_request.cc; these are what the
 // subcommands write and demo's example.
+ABSL_DECLARE_FLAG(std::string, distribution);  // estimate_request.cc
+
 ABSL_FLAG(std::string, json, "", "also write the estimates as JSON to this file");
 ABSL_FLAG(std::string, out, "",
           "also write CSV matrices, SVG heatmaps, estimate.json, the graph (dot) and, for analyze, the "
@@ -388,7 +392,12 @@ int run(int argc, char** argv) {
     for (int i = 2; i < argc; ++i) rest.push_back(with_underscores(argv[i]));
     positional = absl::ParseCommandLine(static_cast<int>(rest.size()), rest.data());
   }
-  // Every flag is checked here, before any work.
+  // Every flag is checked here, before any work; no output may overwrite
+  // an input.
+  std::vector<std::filesystem::path> inputs(analyze_args.build.sources.begin(), analyze_args.build.sources.end());
+  for (std::size_t i = 1; i < positional.size(); ++i) inputs.emplace_back(positional[i]);
+  inputs.emplace_back(absl::GetFlag(FLAGS_distribution));  // a map file, or a candidate's name (no file)
+  note_input_files(std::move(inputs));
   const EstimateRequest request = request_from_flags(sub->second);
   const ReportOutputs outputs{absl::GetFlag(FLAGS_json), absl::GetFlag(FLAGS_out)};
   if (command == "trace") return trace_command(positional, request);

@@ -44,13 +44,25 @@ bool can_write_in(const fs::path& dir) {
   return true;
 }
 
+std::vector<fs::path>& input_files() {
+  static std::vector<fs::path> paths;
+  return paths;
+}
+
 }  // namespace
+
+void note_input_files(std::vector<fs::path> paths) { input_files() = std::move(paths); }
 
 void check_output_file(const std::string& flag, const fs::path& path) {
   std::error_code ec;
   const fs::path folder = path.has_parent_path() ? path.parent_path() : fs::path(".");
   if (fs::is_directory(path, ec)) {
     throw UsageError(absl::StrCat(flag, ": '", path.string(), "' is a folder; give a file name"));
+  }
+  for (const fs::path& input : input_files()) {
+    if (fs::equivalent(path, input, ec)) {
+      throw UsageError(absl::StrCat(flag, ": '", path.string(), "' is an input of this run; give another file"));
+    }
   }
   if (!fs::is_directory(folder, ec)) {
     throw UsageError(absl::StrCat(flag, ": folder '", folder.string(), "' does not exist"));

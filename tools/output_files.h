@@ -12,6 +12,7 @@
 #include <functional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace commanalyzer::cli {
 
@@ -20,8 +21,13 @@ namespace commanalyzer::cli {
 // `body` throws) PATH.partial is removed and PATH left as it was.
 void write_atomically(const std::filesystem::path& path, const std::function<void(std::ostream&)>& body);
 
+// The files this run reads (sources, a profile, a distribution map):
+// check_output_file refuses to name them.
+void note_input_files(std::vector<std::filesystem::path> paths);
+
 // `path`, given with `flag`, can be written: its folder exists and takes a
-// file, and it is not itself a folder. Throws UsageError naming the flag.
+// file, and it is neither a folder nor one of the run's input files.
+// Throws UsageError naming the flag.
 void check_output_file(const std::string& flag, const std::filesystem::path& path);
 
 // `dir`, given with `flag`, is a folder the tool can write in; it is
