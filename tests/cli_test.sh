@@ -77,6 +77,10 @@ expect_error 2 "--json: '$tmp/ok.c' is an input of this run" "$tool" analyze "$t
 expect_error 2 "--json: '$tmp/ok/build/../build/program.profile' is an input" \
   "$tool" estimate "$tmp/ok/build/program.profile" --json "$tmp/ok/build/../build/program.profile"
 expect_error 2 "--csv: .* is an input" "$tool" trace "$tmp/ok/build/program.profile" --procs 2 --csv "$tmp/ok/build/program.profile"
+# A map that does not fit the array (256 elements) is refused, not costed.
+printf 'array 1 0 999 0\n' > "$tmp/past_end.map"
+expect_error 2 "range 0..999 goes past the end: array 1 has 256 elements" \
+  "$tool" estimate "$tmp/ok/build/program.profile" --procs 2 --distribution "$tmp/past_end.map"
 cmp -s "$tmp/ok.c" "$tmp/ok.c.orig" && cmp -s "$tmp/ok/build/program.profile" "$tmp/profile.orig" || fail "an input was overwritten"
 
 # Ownership by location: global arrays are distributed; a 1-D stencil on 2

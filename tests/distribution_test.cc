@@ -544,6 +544,25 @@ TEST(Distribution, RangesAssignElementsAndTheRestIsBlock) {
   }
 }
 
+// A map must fit the arrays it names: a grid of all their elements, ranges
+// within them; else the estimate would silently cost another distribution.
+TEST(Distribution, MapsThatDoNotFitTheArrayAreErrors) {
+  Analyzer<> a;
+  jacobi_swap(a, 12, 1);
+  Estimator<Profile0> est(a.profile());
+  const LocationIndex& index = est.locations();
+  EXPECT_NO_THROW(map_of("grid 1 12x12 2x2\n").owners(index, 4));
+  EXPECT_NO_THROW(map_of("array 1 0 143 1\n").owners(index, 2));
+  for (const char* text : {"grid 1 24x24 2x2\n", "grid 1 12x6 2x1\n", "array 1 100 144 1\n"}) {
+    try {
+      map_of(text).owners(index, 4);
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const DistributionError& e) {
+      EXPECT_NE(std::string(e.what()).find("array 1 has 144 elements of 8 B"), std::string::npos) << e.what();
+    }
+  }
+}
+
 // A growing buffer (realloc, std::vector): values born in the freed block
 // live on where the copy put them, aligned with arrays of the new extent.
 TEST(Distribution, AGrownArraysValuesLiveWhereTheCopyPutThem) {

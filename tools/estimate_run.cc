@@ -128,7 +128,11 @@ EstimateResult by_location(const ProfileT& profile, const EstimateRequest& r, bo
     }
   }
   std::cerr << "[commanalyzer] ownership by location, distribution: " << name << "\n";
-  return estimate_with(profile, r, std::move(portfolio), with_graph, phase);
+  try {
+    return estimate_with(profile, r, std::move(portfolio), with_graph, phase);
+  } catch (const DistributionError& e) {  // a map that does not fit the arrays' extents
+    throw UsageError(absl::StrCat("--distribution: ", e.what()));
+  }
 }
 
 // Ownership by value (the paper's method): the partitioner --partitioner names.

@@ -124,6 +124,25 @@ class DistributionMap {
         class_of_array[a] = c;
       }
     }
+    // A rule must fit its array as the profile saw it: a grid of all its
+    // elements, a range within them (else its bytes would be wrong).
+    for (const Rule& rule : rules_) {
+      if (rule.array >= class_of_array.size() || class_of_array[rule.array] == LocationIndex::kNoClass) continue;
+      const LocationIndex::ArrayClass& cls = index.classes()[class_of_array[rule.array]];
+      if (cls.element_bytes == 0) continue;  // the region used none of it
+      const std::uint64_t elements = cls.elements();
+      const std::string has = "array " + std::to_string(rule.array) + " has " + std::to_string(elements) +
+                              " elements of " + std::to_string(cls.element_bytes) + " B";
+      if (!rule.dims.empty()) {
+        std::uint64_t size = 1;
+        std::string dims;
+        for (std::uint64_t d : rule.dims) size *= d, dims += (dims.empty() ? "" : "x") + std::to_string(d);
+        if (size != elements) throw DistributionError("grid " + dims + " does not fit: " + has);
+      } else if (rule.last >= elements) {
+        throw DistributionError("range " + std::to_string(rule.first) + ".." + std::to_string(rule.last) +
+                                " goes past the end: " + has);
+      }
+    }
     for (LocationIndex::Node n = 0; n < index.location_count(); ++n) {
       for (const Rule& rule : rules_) {
         if (rule.array >= class_of_array.size() || class_of_array[rule.array] != index.class_of(n)) continue;
