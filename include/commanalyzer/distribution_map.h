@@ -129,7 +129,9 @@ class DistributionMap {
     for (const Rule& rule : rules_) {
       if (rule.array >= class_of_array.size() || class_of_array[rule.array] == LocationIndex::kNoClass) continue;
       const LocationIndex::ArrayClass& cls = index.classes()[class_of_array[rule.array]];
-      if (cls.element_bytes == 0) continue;  // the region used none of it
+      // The element size is the common stride of the offsets used: unknown
+      // where the region used one element or none.
+      if (cls.locations < 2) continue;
       const std::uint64_t elements = cls.elements();
       const std::string has = "array " + std::to_string(rule.array) + " has " + std::to_string(elements) +
                               " elements of " + std::to_string(cls.element_bytes) + " B";
