@@ -307,9 +307,7 @@ TEST(Distribution, ScratchArraysDoNotChangeTheEstimate) {
   const Array u{0x1000000}, unew{0x2000000}, work{0x3000000};
   auto run = [&](std::uint64_t chunk) {  // 0: no work array
     Analyzer<> a;
-    a.allocation(u.base, 8 * n);
-    a.allocation(unew.base, 8 * n);
-    for (std::uint64_t i = 0; i < n; ++i) a.store(u.at(i), 8, kComputedBit);
+    testing::sweep_arrays(a, u, unew, n);
     a.region_begin();
     for (int t = 0; t < steps; ++t) {
       for (std::uint64_t c = 0; c < n; c += chunk == 0 ? n : chunk) {
@@ -357,10 +355,8 @@ TEST(Distribution, SmallParameterBlocksAreEveryProcesssOwn) {
   const Array u{0x1000000}, unew{0x2000000}, params{0x3000000};
   auto run = [&](std::uint64_t param_slots) {  // 0: no parameter block
     Analyzer<> a;
-    a.allocation(u.base, 8 * n);
-    a.allocation(unew.base, 8 * n);
+    testing::sweep_arrays(a, u, unew, n);
     if (param_slots != 0) a.allocation(params.base, 8 * param_slots);
-    for (std::uint64_t i = 0; i < n; ++i) a.store(u.at(i), 8, kComputedBit);
     for (std::uint64_t k = 0; k < param_slots; ++k) a.store(params.at(k), 8, kComputedBit);
     a.region_begin();
     testing::jacobi1d(a, u, unew, n, steps, [&](std::uint64_t i) {
@@ -435,9 +431,7 @@ TEST(Distribution, ArraysCopiedIntoAreNotPrivateCopies) {
   constexpr std::uint64_t n = 512;
   const Array u{0x1000000}, unew{0x2000000};
   Analyzer<> a;
-  a.allocation(u.base, 8 * n);
-  a.allocation(unew.base, 8 * (n + 8));
-  for (std::uint64_t i = 0; i < n; ++i) a.store(u.at(i), 8, kComputedBit);
+  testing::sweep_arrays(a, u, unew, n, /*unew_padding=*/8);
   a.region_begin();
   testing::jacobi1d(a, u, unew, n, 3);
   a.region_end();

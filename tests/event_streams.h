@@ -32,6 +32,15 @@ void matmul(A& a, const Array& C, const Array& Am, const Array& Bm, std::uint64_
       }
 }
 
+// The arrays of a 1-D sweep: u of n doubles, its values set before the
+// region, and unew of n + unew_padding.
+template <class A>
+void sweep_arrays(A& a, const Array& u, const Array& unew, std::uint64_t n, std::uint64_t unew_padding = 0) {
+  a.allocation(u.base, 8 * n);
+  a.allocation(unew.base, 8 * (n + unew_padding));
+  for (std::uint64_t i = 0; i < n; ++i) a.store(u.at(i), 8, kComputedBit);
+}
+
 // 1-D Jacobi: unew[i] = (u[i-1] + u[i] + u[i+1]) / 3 for the interior, then
 // copy back u[i] = unew[i]; one iteration mark per step. Each cell also
 // reads also(i), a label (kNoLabel: nothing more), after its neighbours.

@@ -177,11 +177,12 @@ class CartesianSearch {
   explicit CartesianSearch(const LocationIndex& index) : index_(index), classes_(index.classes().size()) {
     std::vector<std::vector<LocationIndex::Node>> nodes(classes_.size());
     for (LocationIndex::Node n = 0; n < index.location_count(); ++n) nodes[index.class_of(n)].push_back(n);
-    for (std::uint32_t c = 0; c < classes_.size(); ++c) {
-      if (cut_by_grid(c)) sample(c, nodes[c]);
-    }
     std::size_t cut_locations = 0;
-    for (std::uint32_t c = 0; c < classes_.size(); ++c) cut_locations += cut_by_grid(c) ? nodes[c].size() : 0;
+    for (std::uint32_t c = 0; c < classes_.size(); ++c) {
+      if (!cut_by_grid(c)) continue;
+      sample(c, nodes[c]);
+      cut_locations += nodes[c].size();
+    }
     const std::size_t step = std::max<std::size_t>(1, cut_locations / kSampled);
     auto counted = [&](LocationIndex::Node m) { return !index.is_free(m) && cut_by_grid(index.class_of(m)); };
     for (LocationIndex::Node n = 0; n < index.location_count(); ++n) {

@@ -212,6 +212,7 @@ class Estimator {
   }
 
   const ValueGraph& graph() const { return graph_; }
+  const std::vector<std::uint8_t>& singletons() const { return singletons_; }
 
  private:
   // Private copies are bounded by the ghost budget that bounds received
@@ -224,10 +225,6 @@ class Estimator {
     }
   }
 
- public:
-  const std::vector<std::uint8_t>& singletons() const { return singletons_; }
-
- private:
   // task(i) for i in [0, count) on up to `threads` threads, each taking the
   // next i; rethrows one of the tasks' exceptions once all have run.
   template <class Task>
