@@ -29,7 +29,8 @@ grep -qE '^ +2 +[0-9]+' <<<"$out" || fail "no estimate for the deep recursion: $
 
 # A program that never ends: --timeout stops it, exit 3.
 start=$SECONDS
-expect_error 3 "ran longer than --timeout 2 s" "$tool" analyze "$programs/forever.c" --timeout 2
+expect_error 3 "--timeout 2 s reached while running the instrumented program; stopped program (pid" \
+  "$tool" analyze "$programs/forever.c" --timeout 2
 [ $(( SECONDS - start )) -lt 60 ] || fail "--timeout 2 took $(( SECONDS - start )) s"
 expect_error 2 "--timeout" "$tool" analyze "$programs/forever.c" --timeout -1
 
@@ -59,6 +60,28 @@ default_mib=$("$tool" help | sed -n 's/.*--max_memory (default: \([0-9]*\)M).*/\
 # The estimate's own memory: the per-pair matrices of 16384 processes (4 GiB).
 expect_error 3 "the per-pair matrices alone need 4.0 GiB, past --max-memory 1.0 GiB" \
   "$tool" demo --n 160 --steps 1 --procs 16384 --max-memory 1G
+
+# The processes the tool starts count too: a stand-in for zoltan_phg that
+# grows without end, or never answers, is stopped and named (exit 3).
+mkdir -p "$tmp/home/tools" "$tmp/sys"
+clang-16 -O1 "$programs/helper.c" -o "$tmp/home/tools/zoltan_phg" || fail "build of helper.c"
+with_helper() { env COMMANALYZER_HOME="$tmp/home" TMPDIR="$tmp/sys" "$@"; }
+expect_error 3 "past --max-memory 300.0 MiB, while estimating: zoltan_phg (pid [0-9]*) [0-9.]* MiB" \
+  with_helper HELPER_MODE=grow "$tool" demo --n 32 --steps 2 --procs 4 --distribution hypergraph --max-memory 300M
+expect_error 3 "--timeout 2 s reached while estimating; stopped zoltan_phg (pid" \
+  with_helper HELPER_MODE=sleep "$tool" demo --n 32 --steps 2 --procs 4 --distribution hypergraph --timeout 2
+pgrep -f "$tmp/home/tools/zoltan_phg" >/dev/null && fail "a stopped helper still runs"
+# Its input lies in the tool's temporary folder under --out, gone at the
+# end; nothing is left in TMPDIR.
+out=$(with_helper HELPER_LOG="$tmp/hypergraph_at" "$tool" demo --n 32 --steps 2 --procs 4 --distribution hypergraph \
+  --out "$tmp/helper_out" 2>&1) || fail "demo with the stand-in helper: $out"
+grep -q "^$tmp/helper_out/.commanalyzer-tmp-" "$tmp/hypergraph_at" || fail "hypergraph written at $(cat "$tmp/hypergraph_at")"
+ls -A "$tmp/helper_out" | grep -q commanalyzer-tmp && fail "temporary folder left in --out"
+[ -z "$(ls -A "$tmp/sys")" ] || fail "files left in TMPDIR: $(ls -A "$tmp/sys")"
+with_helper HELPER_LOG="$tmp/hypergraph_at" "$tool" demo --n 32 --steps 2 --procs 4 --distribution hypergraph >/dev/null 2>&1 ||
+  fail "demo without --out"
+grep -q "^$tmp/sys/.commanalyzer-tmp-" "$tmp/hypergraph_at" || fail "hypergraph written at $(cat "$tmp/hypergraph_at")"
+[ -z "$(ls -A "$tmp/sys")" ] || fail "files left in TMPDIR: $(ls -A "$tmp/sys")"
 
 # More processes than the profile has locations (the built-in 32 x 32
 # Heat2D distributes 1020 elements): a clear error, exit 2.

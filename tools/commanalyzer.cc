@@ -42,6 +42,7 @@
 #include "tools/output_files.h"
 #include "tools/place_command.h"
 #include "tools/report_command.h"
+#include "tools/supervisor.h"
 #include "tools/trace_command.h"
 
 // The estimate's own flags are in estimate_request.cc; these are what the
@@ -145,8 +146,9 @@ non-zero exit) or a file could not be read or written (a missing or damaged
 profile among them); 2 bad input (flags, paths, an empty or main-less source;
 checked before any work) or a program the analysis cannot handle (one that
 starts threads); 3 a limit was reached (--timeout, --max-memory); 128+N the
-tool got signal N (SIGINT, SIGTERM and SIGHUP are forwarded to the compiler
-or program it runs, which ends with it).)";
+tool got signal N (SIGINT, SIGTERM and SIGHUP are passed on to every process
+it started, which ends with it). Temporary files go in one folder under --out
+(or TMPDIR) and are removed as the tool ends.)";
 
 // The subcommands a flag is for, where not analyze, estimate and demo.
 const std::map<std::string, std::string, std::less<>> kFlagCommands = {
@@ -199,7 +201,7 @@ std::string flags_help() {
 }
 
 std::string mkdtemp_or_throw() {
-  std::string dir = (std::filesystem::temp_directory_path() / "commanalyzer-XXXXXX").string();
+  std::string dir = (user_temp_directory() / "commanalyzer-XXXXXX").string();
   if (mkdtemp(dir.data()) == nullptr) throw std::runtime_error("cannot create a temporary directory");
   return dir;
 }
@@ -317,17 +319,20 @@ int analyze(AnalyzeArgs args, const EstimateRequest& request, const ReportOutput
   // Without --out the build lives in a temporary directory: only the
   // profile of a run that succeeded stays (for `estimate`).
   bool ran = false;
+  if (outputs.out.empty()) discard_on_stop(args.build.work_dir);
   absl::Cleanup tidy = [&] {
     if (outputs.out.empty()) keep_only(args.build.work_dir, ran ? profile_path : std::filesystem::path());
   };
   const Toolchain toolchain = Toolchain::locate();
   std::cerr << "[commanalyzer] compiling " << args.build.sources.size() << " source file(s) with the pass\n";
+  set_activity("compiling the program");
   const std::filesystem::path program = build_instrumented(toolchain, args.build);
   std::cerr << "[commanalyzer] running the instrumented program\n";
+  set_activity("running the instrumented program");
   const auto start = std::chrono::steady_clock::now();
-  run_instrumented(program, args.program_args, profile_path,
-                   RunLimits{request.timeout_seconds, request.max_memory_bytes});
+  run_instrumented(program, args.program_args, profile_path, RunLimits{request.max_memory_bytes});
   ran = true;
+  set_activity("estimating");
   std::cerr << absl::StrFormat("[commanalyzer] program finished in %.2fs; estimating\n",
                                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   const std::string kept = absl::StrCat("profile kept at ", profile_path.string(), " (re-estimate: commanalyzer estimate ",
@@ -353,6 +358,7 @@ int build(int argc, char** argv) {
   if (output.empty()) throw UsageError("build: give --output FILE for the instrumented executable");
   if (args.build.sources.empty()) throw UsageError("build: give at least one C or C++ source file");
   if (!args.program_args.empty()) throw UsageError("build: program arguments (after --) are for analyze");
+  start_supervision({});
   args.build.work_dir = mkdtemp_or_throw();
   const std::filesystem::path program = build_instrumented(Toolchain::locate(), args.build);
   std::filesystem::copy_file(program, output, std::filesystem::copy_options::overwrite_existing);
@@ -400,12 +406,15 @@ int run(int argc, char** argv) {
   note_input_files(std::move(inputs));
   const EstimateRequest request = request_from_flags(sub->second);
   const ReportOutputs outputs{absl::GetFlag(FLAGS_json), absl::GetFlag(FLAGS_out)};
+  // --partitioner parmetis (estimate only) re-executes the tool under MPI;
+  // the other MPI ranks end here.
+  if (request.partitioner == ValuePartitioner::kParmetis) join_distributed_partitioning(argv);
+  const bool reports = command != "trace" && command != "benchgen" && command != "place";
+  if (reports) check_report_outputs(outputs);
+  start_supervision({request.max_memory_bytes, request.timeout_seconds, reports ? outputs.out : ""});
   if (command == "trace") return trace_command(positional, request);
   if (command == "benchgen") return benchgen_command(positional, request, outputs.out);
   if (command == "place") return place_command(positional, request);
-  check_report_outputs(outputs);
-  // The other MPI ranks of --partitioner parmetis (estimate only) end here.
-  if (request.partitioner == ValuePartitioner::kParmetis) join_distributed_partitioning(argv);
   if (command == "analyze") return analyze(std::move(analyze_args), request, outputs);
   if (command == "demo") return demo(positional, request, outputs);
   return estimate(positional, request, outputs);
@@ -424,6 +433,7 @@ int main(int argc, char** argv) {
   try {
     return commanalyzer::cli::run(argc, argv);
   } catch (...) {
+    commanalyzer::cli::hold_if_stopping();  // the supervisor ends the tool and says why
     return commanalyzer::cli::report_failure();
   }
 }

@@ -68,10 +68,12 @@ ABSL_FLAG(double, compute_ns, 1.0,
           "time model: nanoseconds of computation per value instance (default 1); the distribution kept is the "
           "one whose computation and exchanges are predicted to take least time");
 ABSL_FLAG(double, timeout, 0,
-          "stop the instrumented program after this many seconds and exit with status 3 (0 = no limit)");
+          "stop the whole analysis (compiling, the instrumented program, estimating and every helper process) after "
+          "this many seconds and exit with status 3 (0 = no limit)");
 ABSL_FLAG(std::string, max_memory, commanalyzer::cli::default_max_memory(),
-          "memory the analysis may use (the instrumented program, then the estimate), e.g. 8G or "
-          "512M; past it the run stops with status 3, naming what grew (default: 3/4 of the machine's memory)");
+          "memory the analysis may use, e.g. 8G or 512M: the tool, every process it starts (compiler, the "
+          "instrumented program, zoltan_phg, mpirun) and its temporary files together; past it the run stops with "
+          "status 3, naming what grew (default: 3/4 of the machine's memory)");
 
 namespace commanalyzer::cli {
 namespace {

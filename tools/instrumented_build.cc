@@ -19,6 +19,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "tools/limits.h"
+#include "tools/supervisor.h"
 
 extern char** environ;
 
@@ -27,65 +28,23 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Ends the tool by `signal` (as if it had not been caught), so that the
-// shell sees the usual status.
-[[noreturn]] void signal_dies_with(int signal) {
-  std::cerr.flush();
-  std::signal(signal, SIG_DFL);
-  std::raise(signal);
-  std::_Exit(128 + signal);
-}
-
-// Set by the handlers StopSignals installs: the signal to forward.
-volatile sig_atomic_t g_stop_signal = 0;
-
-extern "C" void note_stop_signal(int signal) { g_stop_signal = signal; }
-
-// While a child runs, SIGINT, SIGTERM and SIGHUP are caught (and forwarded
-// by spawn_and_wait) instead of killing the tool and orphaning the child.
-class StopSignals {
- public:
-  StopSignals() {
-    struct sigaction action {};
-    action.sa_handler = note_stop_signal;
-    sigemptyset(&action.sa_mask);
-    for (std::size_t k = 0; k < kSignals.size(); ++k) sigaction(kSignals[k], &action, &previous_[k]);
-  }
-  ~StopSignals() {
-    for (std::size_t k = 0; k < kSignals.size(); ++k) sigaction(kSignals[k], &previous_[k], nullptr);
-  }
-  StopSignals(const StopSignals&) = delete;
-  StopSignals& operator=(const StopSignals&) = delete;
-
- private:
-  static constexpr std::array<int, 3> kSignals = {SIGINT, SIGTERM, SIGHUP};
-  std::array<struct sigaction, 3> previous_{};
-};
-
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// Sends `signal`, and SIGKILL if the child is still there 3 s later;
-// returns its wait status.
-int stop_child(pid_t pid, int signal) {
-  kill(pid, signal);
-  const auto start = std::chrono::steady_clock::now();
+// SIGKILL, and waits for it to end.
+void kill_child(pid_t pid) {
+  kill(pid, SIGKILL);
   int status = 0;
-  for (;;) {
-    const pid_t done = waitpid(pid, &status, WNOHANG);
-    if (done == pid || (done < 0 && errno != EINTR)) return status;
-    if (signal != SIGKILL && seconds_since(start) > 3) {
-      signal = SIGKILL;
-      kill(pid, SIGKILL);
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
 }
 
 // Runs argv, waiting; returns the raw wait status. Prints a progress line to
-// stderr every 10 s when `progress` names what is running. Forwards stop
-// signals (then dies of them) and enforces `limits`.
+// stderr every 10 s when `progress` names what is running. With `limits`,
+// the child checks its own memory (the supervisor leaves it out of its
+// total) and is stopped here past a quarter more. Stop signals and
+// --timeout are the supervisor's (supervisor.h).
 int spawn_and_wait(const std::vector<std::string>& argv, const std::vector<std::string>& extra_env,
                    const std::string& progress, const RunLimits& limits = {}) {
   std::vector<char*> args;
@@ -98,41 +57,26 @@ int spawn_and_wait(const std::vector<std::string>& argv, const std::vector<std::
   for (auto& e : env_strings) env.push_back(e.data());
   env.push_back(nullptr);
 
-  g_stop_signal = 0;
-  StopSignals stop_signals;
   pid_t pid = 0;
   if (const int err = posix_spawnp(&pid, args[0], nullptr, nullptr, args.data(), env.data()); err != 0) {
     throw RunError(absl::StrCat("cannot start ", argv[0], ": ", std::strerror(err)));
   }
+  if (limits.max_memory_bytes > 0) limits_itself(pid);
   const auto start = std::chrono::steady_clock::now();
   int next_report = 10, status = 0;
   double next_memory_check = 0.5;
   for (;;) {
     const pid_t done = waitpid(pid, &status, WNOHANG);
-    if (done == pid) {
-      if (g_stop_signal != 0) signal_dies_with(g_stop_signal);  // e.g. ^C reached the child too
-      return status;
-    }
+    if (done == pid) return status;
     if (done < 0 && errno != EINTR) throw RunError(absl::StrCat("waiting for ", argv[0], ": ", std::strerror(errno)));
-    if (const int signal = g_stop_signal; signal != 0) {
-      stop_child(pid, signal);
-      std::cerr << absl::StrFormat("[commanalyzer] %s: stopped %s with it\n", strsignal(signal), argv[0]);
-      signal_dies_with(signal);
-    }
     const double seconds = seconds_since(start);
-    if (limits.timeout_seconds > 0 && seconds >= limits.timeout_seconds) {
-      stop_child(pid, SIGTERM);
-      throw LimitError(absl::StrFormat(
-          "the program ran longer than --timeout %g s and was stopped; no estimate (a cut-off run is not a result)",
-          limits.timeout_seconds));
-    }
     // The runtime checks memory itself and names what grew; this catches
     // what grows without stores or allocations, with slack so that the
     // runtime's message comes first.
     if (limits.max_memory_bytes > 0 && seconds >= next_memory_check) {
       next_memory_check = seconds + 0.5;
       if (const std::uint64_t resident = resident_bytes(pid); resident > limits.max_memory_bytes / 4 * 5) {
-        stop_child(pid, SIGKILL);
+        kill_child(pid);
         throw LimitError(absl::StrCat("the instrumented program's resident memory reached ", format_bytes(resident),
                                       ", past --max-memory ", format_bytes(limits.max_memory_bytes),
                                       ", and it was stopped; no estimate"));

@@ -45,7 +45,6 @@ struct BuildRequest {
 std::filesystem::path build_instrumented(const Toolchain& toolchain, const BuildRequest& request);
 
 struct RunLimits {
-  double timeout_seconds = 0;          // 0: none
   std::uint64_t max_memory_bytes = 0;  // 0: none
 };
 
@@ -55,9 +54,8 @@ struct RunLimits {
 // refused it (threads), LimitError past a limit. Progress goes to stderr
 // on long runs; the runtime's warnings (fork) after the run.
 //
-// While a compiler or the program runs, SIGINT, SIGTERM and SIGHUP sent to
-// the tool are forwarded to it; once it has ended the tool dies of the
-// same signal.
+// Stop signals and --timeout reach every process the tool started through
+// its supervisor (supervisor.h).
 void run_instrumented(const std::filesystem::path& program, const std::vector<std::string>& args,
                       const std::filesystem::path& profile, const RunLimits& limits = {});
 

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "tools/cli_errors.h"
+#include "tools/supervisor.h"
 
 namespace commanalyzer::cli {
 
@@ -22,6 +23,7 @@ void write_atomically(const fs::path& path, const std::function<void(std::ostrea
       out.flush();
       if (!out) throw RunError(absl::StrCat("error while writing ", tmp.string()));
     }
+    hold_if_stopping();  // a limit stopped the run: this result is not one
     fs::rename(tmp, path);
   } catch (...) {
     std::error_code ignored;
