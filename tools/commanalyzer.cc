@@ -319,9 +319,12 @@ int analyze(AnalyzeArgs args, const EstimateRequest& request, const ReportOutput
   // Without --out the build lives in a temporary directory: only the
   // profile of a run that succeeded stays (for `estimate`).
   bool ran = false;
-  if (outputs.out.empty()) discard_on_stop(args.build.work_dir);
+  if (outputs.out.empty()) {
+    discard_on_stop(args.build.work_dir);
+    count_against_limit(args.build.work_dir);
+  }
   absl::Cleanup tidy = [&] {
-    if (outputs.out.empty()) keep_only(args.build.work_dir, ran ? profile_path : std::filesystem::path());
+    if (outputs.out.empty() && !ran) keep_only(args.build.work_dir, {});
   };
   const Toolchain toolchain = Toolchain::locate();
   std::cerr << "[commanalyzer] compiling " << args.build.sources.size() << " source file(s) with the pass\n";
@@ -332,11 +335,15 @@ int analyze(AnalyzeArgs args, const EstimateRequest& request, const ReportOutput
   const auto start = std::chrono::steady_clock::now();
   run_instrumented(program, args.program_args, profile_path, RunLimits{request.max_memory_bytes});
   ran = true;
-  set_activity("estimating");
+  if (outputs.out.empty()) {  // the build is done with; the profile stays, whatever happens next
+    keep_only(args.build.work_dir, profile_path);
+    forget_on_stop(args.build.work_dir);
+  }
   std::cerr << absl::StrFormat("[commanalyzer] program finished in %.2fs; estimating\n",
                                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   const std::string kept = absl::StrCat("profile kept at ", profile_path.string(), " (re-estimate: commanalyzer estimate ",
                                         profile_path.string(), " --procs ...)");
+  set_activity(absl::StrCat("estimating (", kept, ")"));
   try {
     ProfileInfo info;
     const LoadedProfile profile = load_profile(profile_path.string(), &info);

@@ -140,6 +140,10 @@ class Supervisor {
     std::lock_guard<std::mutex> lock(mutex_);
     self_limited_.insert(pid);
   }
+  void count_against_limit(const fs::path& dir) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    counted_.push_back(dir);
+  }
   void discard_on_stop(const fs::path& path) {
     std::lock_guard<std::mutex> lock(mutex_);
     discard_.insert(path);
@@ -195,12 +199,14 @@ class Supervisor {
 
   void check_memory() {
     std::vector<Process> parts = descendants(getpid());
+    std::uint64_t files = bytes_under(temp_);
     {
       std::lock_guard<std::mutex> lock(mutex_);
       std::erase_if(parts, [&](const Process& p) { return self_limited_.count(p.pid) != 0; });
+      for (const fs::path& dir : counted_) files += bytes_under(dir);
     }
     parts.push_back({getpid(), "commanalyzer (this tool)", resident_bytes(getpid())});
-    parts.push_back({0, "its temporary files", bytes_under(temp_)});
+    parts.push_back({0, "its temporary files", files});
     std::uint64_t total = 0;
     for (const Process& p : parts) total += p.resident;
     if (total <= limits_.max_memory_bytes) return;
@@ -256,6 +262,7 @@ class Supervisor {
   std::string activity_ = "estimating";
   std::set<pid_t> self_limited_;
   std::set<fs::path> discard_;
+  std::vector<fs::path> counted_;
   bool done_ = false, stopping_ = false;
 };
 
@@ -278,6 +285,7 @@ fs::path user_temp_directory() {
 
 void set_activity(const std::string& activity) { supervisor().set_activity(activity); }
 void limits_itself(pid_t pid) { supervisor().limits_itself(pid); }
+void count_against_limit(const fs::path& dir) { supervisor().count_against_limit(dir); }
 void discard_on_stop(const fs::path& path) { supervisor().discard_on_stop(path); }
 void forget_on_stop(const fs::path& path) { supervisor().forget_on_stop(path); }
 void hold_if_stopping() { supervisor().hold_if_stopping(); }

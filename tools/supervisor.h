@@ -49,6 +49,11 @@ void set_activity(const std::string& activity);
 // own message comes first.
 void limits_itself(pid_t pid);
 
+// A temporary folder of the tool's outside its temporary directory
+// (analyze's build without --out, whose profile is kept): its files count
+// against --max-memory too.
+void count_against_limit(const std::filesystem::path& dir);
+
 // Removed if the supervisor stops the run; forget_on_stop when the tool
 // itself has dealt with it.
 void discard_on_stop(const std::filesystem::path& path);
