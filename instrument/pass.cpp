@@ -41,9 +41,11 @@
 // registration covers -O0 and -O1..-O3. The pass is a module pass marked
 // isRequired(), so `optnone` (which -O0 puts on every function) does not skip
 // it. The estimate must not depend on the -O level (DESIGN.md, "Optimizer
-// independence"), so before instrumenting, SROA promotes locals on every
-// function, and at -O0 (optnone lifted meanwhile) EarlyCSE, InstCombine,
-// SimplifyCFG and LoopRotate + LoopIdiomRecognize do what -O1 does first;
+// independence"), so at -O0 the plugin first lifts optnone and noinline and
+// runs LLVM's -O1 inliner pipeline (LiftOptNonePass), and before
+// instrumenting SROA promotes locals on every function (on optnone IR given
+// to `opt`, EarlyCSE, InstCombine, SimplifyCFG and LoopRotate +
+// LoopIdiomRecognize do what -O1 does first);
 // locals still in memory are announced to the runtime (small ones are stack
 // temporaries holding labels); a store of a computed register gives the
 // uses it dominates the stored instance's label (computeForwarding); loads
@@ -2057,13 +2059,40 @@ struct CommAnalyzerPass : PassInfoMixin<CommAnalyzerPass> {
   static bool isRequired() { return true; }
 };
 
+// -O0 puts optnone and noinline on every function. Lifting both lets the
+// -O1 inliner and simplification run before instrumenting, so that the
+// program is analysed as -O1 compiles it: helpers inlined into their loops
+// (a min over cells, an index read through `node(e, k)`), not calls. (A
+// noinline the user wrote cannot be told apart at -O0.)
+struct LiftOptNonePass : PassInfoMixin<LiftOptNonePass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    bool Changed = false;
+    for (Function &F : M) {
+      if (F.isDeclaration() || !F.hasOptNone())
+        continue;
+      F.removeFnAttr(Attribute::OptimizeNone);
+      F.removeFnAttr(Attribute::NoInline);
+      Changed = true;
+    }
+    return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+
 } // namespace
 
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "CommAnalyzerPass", "0.1",
           [](PassBuilder &PB) {
             PB.registerOptimizerLastEPCallback(
-                [](ModulePassManager &MPM, OptimizationLevel Level) {
+                [&PB](ModulePassManager &MPM, OptimizationLevel Level) {
+                  if (Level == OptimizationLevel::O0) {
+                    // The estimate must not depend on the -O level: -O0
+                    // is instrumented as -O1 would compile it.
+                    MPM.addPass(LiftOptNonePass());
+                    MPM.addPass(PB.buildInlinerPipeline(
+                        OptimizationLevel::O1, ThinOrFullLTOPhase::None));
+                  }
                   MPM.addPass(CommAnalyzerPass());
                   if (Level == OptimizationLevel::O0)
                     return;

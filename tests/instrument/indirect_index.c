@@ -6,12 +6,17 @@
 //   #5 b    b[j * g->n + i] (a transpose)            no
 //   #6 z    z[perm[i]] += ... (a scatter)            yes
 //   #7 perm read at perm[i]                          no
+//   #8 w    w[entry(perm, i)], a helper reads perm  yes (inlined or not: -O0)
+//   #9 v    v[same(i)], a helper returns i            no
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "commanalyzer/annotate.h"
 
 struct grid { int n; };
+
+static int entry(const int* list, int k) { return list[k]; }
+static int same(int i) { return i; }
 
 int main(int argc, char** argv) {
   const int n = argc > 1 ? atoi(argv[1]) : 256;
@@ -24,6 +29,8 @@ int main(int argc, char** argv) {
   double* b = malloc(n * n * sizeof *b);
   double* z = malloc(n * sizeof *z);
   int* perm = malloc(n * sizeof *perm);
+  double* w = malloc(n * sizeof *w);
+  double* v = malloc(n * sizeof *v);
   for (int i = 0; i < n; ++i) {
     x[i] = i, z[i] = 0, perm[i] = (i * 7) % n;
     for (int k = 0; k < 4; ++k) col[4 * i + k] = (i * 13 + k * 5) % n;
@@ -38,8 +45,10 @@ int main(int argc, char** argv) {
   for (int i = 0; i < g->n; ++i)
     for (int j = 0; j < g->n; ++j) b[j * g->n + i] += a[i * g->n + j];
   for (int i = 0; i < n; ++i) z[perm[i]] += y[i];
+  for (int i = 0; i < n; ++i) w[entry(perm, i)] = y[i];
+  for (int i = 0; i < n; ++i) v[same(i)] = w[i];
   CA_ITERATION();
   CA_REGION_END();
-  printf("%g %g %g\n", y[n - 1], b[n], z[0]);
+  printf("%g %g %g %g\n", y[n - 1], b[n], z[0], v[1]);
   return 0;
 }

@@ -14,6 +14,6 @@ for O in 0 1 2 3; do
   line=$(grep '^arrays (allocation order):' <<<"$out")
   marked=$(grep -oE '#[0-9]+ [0-9]+ B \(indexed indirectly\)' <<<"$line" | grep -oE '^#[0-9]+' | tr '\n' ' ')
   echo "-O$O: $marked"
-  [ "$marked" = "#1 #6 " ] || { echo "$line"; echo "FAIL: -O$O marks '$marked', want x and z (#1 #6)"; exit 1; }
+  [ "$marked" = "#1 #6 #8 " ] || { echo "$line"; echo "FAIL: -O$O marks '$marked', want x, z and w (#1 #6 #8)"; exit 1; }
 done
-echo "indirect_index: x[col[k]] and z[perm[i]] marked, nothing else"
+echo "indirect_index: x[col[k]], z[perm[i]] and w[entry(perm, i)] marked, nothing else"
