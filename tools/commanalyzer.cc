@@ -39,6 +39,7 @@
 #include "tools/estimate_run.h"
 #include "tools/huge_pages.h"
 #include "tools/instrumented_build.h"
+#include "tools/model_command.h"
 #include "tools/output_files.h"
 #include "tools/place_command.h"
 #include "tools/report_command.h"
@@ -56,6 +57,9 @@ ABSL_FLAG(std::string, out, "",
 ABSL_FLAG(std::string, output, "", "build: where to write the instrumented executable");
 ABSL_FLAG(int, n, 128, "demo: grid points per side of the built-in Heat2D example");
 ABSL_FLAG(int, steps, 10, "demo: time steps of the built-in Heat2D example");
+ABSL_FLAG(std::string, sizes, "", "model: the sizes to analyse the program at, at least 3 (e.g. 32,48,64,96)");
+ABSL_FLAG(std::string, predict, "", "model: the sizes to predict (default: 2, 4 and 8 times the largest of --sizes)");
+ABSL_FLAG(std::string, extrap, "", "model: also write the analyses to this file in Extra-P's text input format");
 
 namespace commanalyzer::cli {
 namespace {
@@ -111,6 +115,15 @@ Usage:
       inside nodes for it and for by-rank, round-robin and random placement
       (mean of 10000, fixed seed); --rankfile writes an Open MPI rankfile
       (rank N=HOST slot=S; hosts node0.. unless --hosts names them).
+  commanalyzer model SOURCES... --sizes N1,N2,N3[,...] [--procs 4,16,...]
+                     [--predict N,...] [--extrap FILE] [compiler flags]
+                     -- PROGRAM ARGUMENTS with {n} where the size goes
+      Builds the program once and analyses it at each size (at least 3),
+      then fits bytes, messages and collective calls per iteration as
+      functions of the size n and the process count p in Extra-P's normal
+      form (c0 + sum c_k n^i log2(n)^j p^k log2(p)^l; docs/SCALING.md).
+      Prints the formulas, the fit beside every analysis, and predictions
+      at --predict (default: 2, 4 and 8 times the largest size).
   commanalyzer help
       This text, with every flag and its default.
 
@@ -154,7 +167,8 @@ it started, which ends with it). Temporary files go in one folder under --out
 const std::map<std::string, std::string, std::less<>> kFlagCommands = {
     {"output", "build"},          {"n", "demo"},     {"steps", "demo"},       {"timeout", "analyze"},
     {"csv", "trace"},             {"nodes", "place"}, {"cores_per_node", "place"},
-    {"rankfile", "place"},        {"hosts", "place"}};
+    {"rankfile", "place"},        {"hosts", "place"},  {"sizes", "model"},      {"predict", "model"},
+    {"extrap", "model"}};
 
 // Appends `text` to `out`, wrapped at 78 columns after `indent` spaces.
 void append_wrapped(std::string& out, const std::string& text, std::size_t indent) {
@@ -211,7 +225,8 @@ std::string mkdtemp_or_throw() {
 const std::map<std::string, Subcommand, std::less<>> kSubcommands = {
     {"analyze", {"analyze", false, true, false}}, {"estimate", {"estimate", false, true, true}},
     {"demo", {"demo", false, true, false}},       {"trace", {"trace", true, false, false}},
-    {"benchgen", {"benchgen", true, false, false}}, {"place", {"place", true, false, false}}};
+    {"benchgen", {"benchgen", true, false, false}}, {"place", {"place", true, false, false}},
+    {"model", {"model", false, false, false}}};
 
 int demo(const std::vector<char*>& positional, const EstimateRequest& request, const ReportOutputs& outputs) {
   if (positional.size() > 1) throw UsageError(absl::StrCat("demo takes no arguments, got '", positional[1], "'"));
@@ -397,7 +412,7 @@ int run(int argc, char** argv) {
   // compiler flags and program arguments are split off first.
   AnalyzeArgs analyze_args;
   std::vector<char*> positional;
-  if (command == "analyze") {
+  if (command == "analyze" || command == "model") {
     analyze_args = split_analyze_args(argc, argv);
     absl::ParseCommandLine(static_cast<int>(analyze_args.for_abseil.size()), analyze_args.for_abseil.data());
   } else {
@@ -416,12 +431,17 @@ int run(int argc, char** argv) {
   // --partitioner parmetis (estimate only) re-executes the tool under MPI;
   // the other MPI ranks end here.
   if (request.partitioner == ValuePartitioner::kParmetis) join_distributed_partitioning(argv);
-  const bool reports = command != "trace" && command != "benchgen" && command != "place";
+  const bool reports = command != "trace" && command != "benchgen" && command != "place" && command != "model";
   if (reports) check_report_outputs(outputs);
   start_supervision({request.max_memory_bytes, request.timeout_seconds, reports ? outputs.out : ""});
   if (command == "trace") return trace_command(positional, request);
   if (command == "benchgen") return benchgen_command(positional, request, outputs.out);
   if (command == "place") return place_command(positional, request);
+  if (command == "model") {
+    return model_command({std::move(analyze_args.build), std::move(analyze_args.program_args), absl::GetFlag(FLAGS_sizes),
+                          absl::GetFlag(FLAGS_predict), absl::GetFlag(FLAGS_extrap)},
+                         request);
+  }
   if (command == "analyze") return analyze(std::move(analyze_args), request, outputs);
   if (command == "demo") return demo(positional, request, outputs);
   return estimate(positional, request, outputs);

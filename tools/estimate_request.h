@@ -52,7 +52,7 @@ struct EstimateRequest {
   DensityDistanceScorer scorer;
   LogicalVolumeCostModel cost;  // with the network (Hockney) model and the computation per value
   std::uint64_t max_memory_bytes = 0;
-  double timeout_seconds = 0;  // for the instrumented program; 0: none
+  double timeout_seconds = 0;  // for the whole run, every process it starts; 0: none
   unsigned threads = 1;        // for the graph and the costing: every core
 };
 
