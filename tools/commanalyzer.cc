@@ -117,7 +117,7 @@ Usage:
       (rank N=HOST slot=S; hosts node0.. unless --hosts names them).
   commanalyzer model SOURCES... --sizes N1,N2,N3[,...] [--procs 4,16,...]
                      [--predict N,...] [--extrap FILE] [compiler flags]
-                     -- PROGRAM ARGUMENTS with {n} where the size goes
+                     -- PROGRAM ARGUMENTS with {n} (or {n*K}) where the size goes
       Builds the program once and analyses it at each size (at least 3),
       then fits bytes, messages and collective calls per iteration as
       functions of the size n and the process count p in Extra-P's normal

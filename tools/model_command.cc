@@ -27,7 +27,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kSize = "{n}";
+constexpr const char* kSize = "{n";
 
 // "32,48,64" -> {32, 48, 64}: positive integers, sorted, each once.
 std::vector<double> parse_sizes(const std::string& flag, const std::string& text) {
@@ -58,8 +58,27 @@ const Metric kMetrics[] = {
 };
 constexpr std::size_t kMetricCount = sizeof(kMetrics) / sizeof(kMetrics[0]);
 
+// The argument with {n} replaced by the size and {n*K} by K times it (a
+// program whose dimensions keep a ratio: HPCCG's nz = 4 nx).
 std::string with_size(const std::string& arg, double n) {
-  return absl::StrReplaceAll(arg, {{kSize, absl::StrFormat("%.0f", n)}});
+  std::string out;
+  for (std::size_t at = 0; at < arg.size();) {
+    const std::size_t open = arg.find("{n", at);
+    const std::size_t close = open == std::string::npos ? open : arg.find('}', open);
+    if (close == std::string::npos) {
+      out += arg.substr(at);
+      break;
+    }
+    out += arg.substr(at, open - at);
+    const std::string inside = arg.substr(open + 2, close - open - 2);  // "" or "*K"
+    std::uint64_t factor = 1;
+    if (!inside.empty() && (inside[0] != '*' || !absl::SimpleAtoi(inside.substr(1), &factor) || factor == 0)) {
+      throw UsageError(absl::StrCat("model: '", arg, "': write the size as {n} or {n*K}, K a whole number"));
+    }
+    out += absl::StrFormat("%.0f", n * static_cast<double>(factor));
+    at = close + 1;
+  }
+  return out;
 }
 
 // Extra-P's text input: the parameters, every point, then per metric one
@@ -96,6 +115,7 @@ int model_command(ModelRequest model, const EstimateRequest& request) {
                    [](const std::string& a) { return a.find(kSize) != std::string::npos; })) {
     throw UsageError("model: write {n} in the program's arguments where the size goes (e.g. -- {n} 10)");
   }
+  for (const std::string& a : model.program_args) with_size(a, 1);  // malformed sizes, before the build
   if (!model.extrap.empty()) check_output_file("--extrap", model.extrap);
   for (const fs::path& source : model.build.sources) {
     if (!fs::is_regular_file(source)) throw RunError(absl::StrCat("source file '", source.string(), "' not found"));

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # validate_public.sh --code CODE CHECKOUT [--size N] [--iterations T] [--procs P1,P2,...]
 #                    [--opt -O2] [--out DIR] [--doc FILE] [--tool PATH] [--prepare-only]
+#                    [--measure-only]
 #
 # Estimated against measured communication on public code nobody on the
 # team wrote. CHECKOUT is a checkout of the code (it is copied, never
@@ -74,11 +75,13 @@
 # --prepare-only: only copy and patch the code into DIR/src and write
 #   DIR/program.sh, which a script sources for the serial build (bash arrays
 #   lang, serial, defs, args; its environment exported): bench/end_to_end.sh.
+# --measure-only: only the MPI runs (DIR/measured_pP.json), no analysis: a
+#   size too large to analyse (tools/validate_model.sh).
 # A full tools/validate.sh run rewrites docs/VALIDATION.md: run this after
 # it, with --doc docs/VALIDATION.md, to add the public codes' rows.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-code="" src="" size="" iters="" procs="" opt="-O2" out="" doc="" tool="" prepare_only=0
+code="" src="" size="" iters="" procs="" opt="-O2" out="" doc="" tool="" prepare_only=0 measure_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --code) code="$2"; shift ;;
@@ -90,6 +93,7 @@ while [ $# -gt 0 ]; do
     --doc) doc="$2"; shift ;;
     --tool) tool="$2"; shift ;;
     --prepare-only) prepare_only=1 ;;
+    --measure-only) measure_only=1 ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     -*) echo "validate_public.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     *) src="$1" ;;
@@ -285,13 +289,14 @@ if [ $prepare_only = 1 ]; then
   exit 0
 fi
 
-if [ -z "$tool" ]; then
+if [ -z "$tool" ] && [ $measure_only = 0 ]; then
   "$root/tools/setup.sh"
   (cd "$root" && bazel build -c opt //tools:commanalyzer >/dev/null 2>&1) || { echo "building the tool failed" >&2; exit 1; }
   tool="$root/bazel-bin/tools/commanalyzer"
 fi
 
 for level in "${levels[@]}"; do
+  [ $measure_only = 0 ] || break
   echo "[public] analysing the serial $code ($what) at $level for P = $procs" >&2
   # Both runs start in $out: programs that write files (HPCCG's yaml) write them there.
   (cd "$out" && "$tool" analyze "${serial[@]}" "${incs[@]}" ${defs[@]+"${defs[@]}"} "$level" --procs "$procs" \
@@ -312,6 +317,11 @@ for p in "${counts[@]}"; do
     ${mpi_env[@]+"${mpi_env[@]}"} "$out/mpi_program" $(mpi_args "$p")) > "$out/mpi_p$p.log" 2>&1 ||
     { tail -5 "$out/mpi_p$p.log" >&2; echo "validate_public.sh: MPI run failed" >&2; exit 1; }
 done
+
+if [ $measure_only = 1 ]; then
+  echo "[public] measured only: $out/measured_p*.json" >&2
+  exit 0
+fi
 
 rows=$(python3 - "$out" "$code" "$what" "$opt" "$note" "${counts[@]}" <<'EOF'
 import json, sys
