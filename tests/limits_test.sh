@@ -49,6 +49,35 @@ for sig in TERM INT; do
   pgrep -f "$tmp/sig/build/program" >/dev/null && fail "SIG$sig: the instrumented program still runs"
 done
 
+# No orphans: what the program forks ends with --timeout and with a stop
+# signal, and the program dies when the tool is killed outright.
+count_alive() { pgrep -f "$1" | wc -l; }
+expect_error 3 "--timeout 2 s reached while running the instrumented program" \
+  "$tool" analyze "$programs/orphans.c" --out "$tmp/orphans" --timeout 2
+sleep 0.5
+[ "$(count_alive "$tmp/orphans/build/program")" = 0 ] || fail "--timeout left the program's child running"
+for sig in TERM KILL; do
+  rm -rf "$tmp/orphans" "$tmp/orphans.err"
+  "$tool" analyze "$programs/orphans.c" --procs 2 --out "$tmp/orphans" 2>"$tmp/orphans.err" &
+  pid=$!
+  for _ in $(seq 300); do grep -q '^running' "$tmp/orphans.err" 2>/dev/null && break; sleep 0.1; done
+  [ "$(count_alive "$tmp/orphans/build/program")" = 2 ] || fail "orphans.c: not parent and child running"
+  kill -s "$sig" "$pid"
+  wait "$pid"; code=$?
+  [ "$code" -eq $(( 128 + $(kill -l "$sig") )) ] || fail "SIG$sig: the tool exited $code"
+  sleep 0.5
+  if [ "$sig" = KILL ]; then
+    # The program dies with the tool; the child it forked is the system's
+    # then (no tool is left to stop it).
+    [ "$(count_alive "$tmp/orphans/build/program")" -le 1 ] || fail "SIGKILL: the program outlived the tool"
+    pkill -f "$tmp/orphans/build/program" 2>/dev/null
+  else
+    grep -q "while running the instrumented program; stopped" "$tmp/orphans.err" ||
+      fail "SIG$sig: no word of what was stopped: $(cat "$tmp/orphans.err")"
+    [ "$(count_alive "$tmp/orphans/build/program")" = 0 ] || fail "SIG$sig: the program or its child still runs"
+  fi
+done
+
 # Memory: past --max-memory the run stops, naming what grew; bad sizes are
 # named; the default is below the machine's memory.
 expect_error 3 "passed --max-memory (200 MiB); the largest part is" "$tool" analyze "$programs/grows.c" --max-memory 200M

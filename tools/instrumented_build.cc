@@ -1,7 +1,9 @@
 #include "tools/instrumented_build.h"
 
+#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sys/prctl.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 #include <array>
@@ -40,6 +42,41 @@ void kill_child(pid_t pid) {
   }
 }
 
+// fork and exec: the child dies with the tool (SIGKILL when the tool's
+// main thread ends, even by SIGKILL), which posix_spawn cannot ask for.
+// Returns the pid, or -errno when the program could not be started.
+pid_t start_child(std::vector<char*>& args, std::vector<char*>& env) {
+  int report[2];  // the child's exec error; closed by a successful exec
+  if (pipe2(report, O_CLOEXEC) != 0) return -errno;
+  const pid_t parent = getpid();
+  const pid_t pid = fork();
+  if (pid == 0) {  // only async-signal-safe calls until exec
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);  // the tool is already gone
+    close(report[0]);
+    execvpe(args[0], args.data(), env.data());
+    const int error = errno;
+    (void)!write(report[1], &error, sizeof error);
+    _exit(127);
+  }
+  const int fork_error = errno;
+  close(report[1]);
+  if (pid < 0) {
+    close(report[0]);
+    return -fork_error;
+  }
+  int error = 0;
+  ssize_t got = 0;
+  while ((got = read(report[0], &error, sizeof error)) < 0 && errno == EINTR) {
+  }
+  close(report[0]);
+  if (got == sizeof error) {
+    waitpid(pid, nullptr, 0);
+    return -error;
+  }
+  return pid;
+}
+
 // Runs argv, waiting; returns the raw wait status. Prints a progress line to
 // stderr every 10 s when `progress` names what is running. With `limits`,
 // the child checks its own memory (the supervisor leaves it out of its
@@ -57,10 +94,8 @@ int spawn_and_wait(const std::vector<std::string>& argv, const std::vector<std::
   for (auto& e : env_strings) env.push_back(e.data());
   env.push_back(nullptr);
 
-  pid_t pid = 0;
-  if (const int err = posix_spawnp(&pid, args[0], nullptr, nullptr, args.data(), env.data()); err != 0) {
-    throw RunError(absl::StrCat("cannot start ", argv[0], ": ", std::strerror(err)));
-  }
+  const pid_t pid = start_child(args, env);
+  if (pid < 0) throw RunError(absl::StrCat("cannot start ", argv[0], ": ", std::strerror(-pid)));
   if (limits.max_memory_bytes > 0) limits_itself(pid);
   const auto start = std::chrono::steady_clock::now();
   int next_report = 10, status = 0;

@@ -1,6 +1,7 @@
 #include "tools/supervisor.h"
 
 #include <signal.h>
+#include <sys/prctl.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -111,6 +113,9 @@ class Supervisor {
     }
     temp_ = pattern;
     setenv("TMPDIR", temp_.c_str(), 1);
+    // What a child forks and leaves behind is reparented here, not to init:
+    // still a descendant, stopped with the others.
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
     struct sigaction action {};
     action.sa_handler = note_stop_signal;
     sigemptyset(&action.sa_mask);
@@ -119,7 +124,9 @@ class Supervisor {
     watcher_ = std::thread([this] { watch(); });
   }
 
-  // At the tool's normal end: the watcher stops, the temporary files go.
+  // At the tool's normal end: the watcher stops, what is left of the
+  // processes it started (a daemon the program forked) ends, the
+  // temporary files go.
   ~Supervisor() {
     if (!watcher_.joinable()) return;
     hold_if_stopping();
@@ -128,6 +135,7 @@ class Supervisor {
       done_ = true;
     }
     watcher_.join();
+    stop_descendants(SIGTERM);
     std::error_code ec;
     fs::remove_all(temp_, ec);
   }
@@ -166,6 +174,7 @@ class Supervisor {
 
  private:
   [[noreturn]] void die_of_signal(int signal) {
+    std::cerr << "commanalyzer: " << strsignal(signal) << " while " << activity() << "; stopped" << std::endl;
     stop_everything(signal);
     std::cerr.flush();
     std::signal(signal, SIG_DFL);
@@ -242,16 +251,21 @@ class Supervisor {
       std::lock_guard<std::mutex> lock(mutex_);
       stopping_ = true;
     }
+    stop_descendants(signal);
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::error_code ec;
+    fs::remove_all(temp_, ec);
+    for (const fs::path& path : discard_) fs::remove_all(path, ec);
+  }
+
+  // `signal` to every descendant, SIGKILL to those still there 3 s later.
+  static void stop_descendants(int signal) {
     const auto start = std::chrono::steady_clock::now();
     for (std::vector<Process> alive = descendants(getpid()); !alive.empty(); alive = descendants(getpid())) {
       if (std::chrono::steady_clock::now() - start > std::chrono::seconds(3)) signal = SIGKILL;
       for (const Process& p : alive) kill(p.pid, signal);
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
-    std::lock_guard<std::mutex> lock(mutex_);
-    std::error_code ec;
-    fs::remove_all(temp_, ec);
-    for (const fs::path& path : discard_) fs::remove_all(path, ec);
   }
 
   Supervision limits_;

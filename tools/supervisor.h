@@ -14,7 +14,11 @@
 // stops every descendant, names the one that grew, removes the temporary
 // directory and what discard_on_stop named, and ends the tool with exit
 // status 3. A stop signal (SIGINT, SIGTERM, SIGHUP) is passed on to every
-// descendant the same way, and the tool then dies of it.
+// descendant the same way, and the tool then dies of it, saying what it
+// was doing. The tool is its descendants' subreaper (what the program
+// forks and leaves stays a descendant, stopped with the others, also when
+// the tool ends normally), and the processes it runs die with it even when
+// it is killed (instrumented_build.cc: a parent-death signal).
 #ifndef COMMANALYZER_TOOLS_SUPERVISOR_H_
 #define COMMANALYZER_TOOLS_SUPERVISOR_H_
 
