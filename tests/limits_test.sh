@@ -146,6 +146,19 @@ grep -qE '^ +2 +[0-9]+' <<<"$out" || fail "no estimate for forks.c: $out"
 expect_error 2 "no main() in the sources" "$tool" analyze "$programs/empty.c"
 err=$("$tool" analyze "$programs/empty.c" 2>&1); grep -q "undefined reference" <<<"$err" && fail "linker error shown: $err"
 
+# Flags Abseil cannot take are bad input (2), named; --help anywhere helps.
+expect_error 2 "unknown flag '--bogus'" "$tool" demo --bogus
+expect_error 2 "unknown flag '--bogus'" "$tool" analyze "$programs/forks.c" --bogus
+expect_error 2 "--n: 'x': Illegal value" "$tool" demo --n x
+expect_error 2 "--json needs a value" "$tool" demo --json
+help_out=$("$tool" demo --n 16 --help) && grep -q "^Usage:" <<<"$help_out" || fail "demo --help: no help"
+# A device is written in place, never replaced; a full one is an error.
+expect_error 1 "error while writing /dev/full: No space left on device" \
+  "$tool" demo --n 16 --steps 1 --procs 2 --json /dev/full
+[ -c /dev/full ] || fail "/dev/full is no longer a device"
+json_out=$("$tool" demo --n 16 --steps 1 --procs 2 --json /dev/stdout 2>/dev/null) &&
+  grep -q '"format": "commanalyzer-estimate' <<<"$json_out" || fail "--json /dev/stdout wrote no JSON"
+
 # help: every flag the tool defines, with its default.
 help=$("$tool" help) || fail "help exited $?"
 flags=$(sed -n 's/^ABSL_FLAG([^,]*, *\([a-z_0-9]*\),.*/\1/p' "${sources[@]}")

@@ -268,6 +268,38 @@ bool takes_value(const std::string& name) {
   return flag != nullptr && !flag->IsOfType<bool>();
 }
 
+// Abseil ends the process with status 1 on an unknown flag or a value it
+// cannot parse; the tool's status for bad input is 2, with the flag named.
+// `args[0]` is the program.
+void check_flags(const std::vector<char*>& args) {
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string arg = args[i];
+    if (arg == "--") break;
+    if (arg.rfind("--", 0) != 0) continue;
+    const std::size_t eq = arg.find('=');
+    std::string name = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+    absl::CommandLineFlag* flag = absl::FindCommandLineFlag(name);
+    if (flag == nullptr && name.rfind("no", 0) == 0) {  // --noflag for a boolean
+      absl::CommandLineFlag* positive = absl::FindCommandLineFlag(name.substr(2));
+      if (positive != nullptr && positive->IsOfType<bool>() && eq == std::string::npos) continue;
+    }
+    if (flag == nullptr) throw UsageError(absl::StrCat("unknown flag '--", name, "' (commanalyzer help lists them)"));
+    std::string value;
+    if (eq != std::string::npos) {
+      value = arg.substr(eq + 1);
+    } else if (flag->IsOfType<bool>()) {
+      continue;
+    } else if (i + 1 < args.size()) {
+      value = args[++i];
+    } else {
+      throw UsageError(absl::StrCat("--", name, " needs a value"));
+    }
+    if (std::string error; !flag->ParseFrom(value, &error)) {
+      throw UsageError(absl::StrCat("--", name, ": '", value, "': ", error));
+    }
+  }
+}
+
 AnalyzeArgs split_analyze_args(int argc, char** argv) {
   AnalyzeArgs out;
   out.for_abseil.push_back(argv[0]);
@@ -375,6 +407,7 @@ int analyze(AnalyzeArgs args, const EstimateRequest& request, const ReportOutput
 
 int build(int argc, char** argv) {
   AnalyzeArgs args = split_analyze_args(argc, argv);
+  check_flags(args.for_abseil);
   absl::ParseCommandLine(static_cast<int>(args.for_abseil.size()), args.for_abseil.data());
   const std::string output = absl::GetFlag(FLAGS_output);
   if (output.empty()) throw UsageError("build: give --output FILE for the instrumented executable");
@@ -398,7 +431,10 @@ int estimate(const std::vector<char*>& positional, const EstimateRequest& reques
 
 int run(int argc, char** argv) {
   absl::SetProgramUsageMessage(kUsage);
-  if (argc < 2 || std::string(argv[1]) == "help" || std::string(argv[1]) == "--help") {
+  // help, or --help anywhere before the program's arguments.
+  const auto program_args = std::find(argv + 1, argv + argc, std::string_view("--"));
+  if (argc < 2 || std::string(argv[1]) == "help" ||
+      std::find(argv + 1, program_args, std::string_view("--help")) != program_args) {
     std::cout << kUsage << "\n\n" << flags_help();
     return argc < 2 ? 2 : 0;
   }
@@ -414,10 +450,12 @@ int run(int argc, char** argv) {
   std::vector<char*> positional;
   if (command == "analyze" || command == "model") {
     analyze_args = split_analyze_args(argc, argv);
+    check_flags(analyze_args.for_abseil);
     absl::ParseCommandLine(static_cast<int>(analyze_args.for_abseil.size()), analyze_args.for_abseil.data());
   } else {
     std::vector<char*> rest{argv[0]};
     for (int i = 2; i < argc; ++i) rest.push_back(with_underscores(argv[i]));
+    check_flags(rest);
     positional = absl::ParseCommandLine(static_cast<int>(rest.size()), rest.data());
   }
   // Every flag is checked here, before any work; no output may overwrite

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <system_error>
 
@@ -13,7 +15,27 @@ namespace commanalyzer::cli {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// Not a file one can replace (a device such as /dev/stdout or /dev/null, a
+// pipe): written in place, never renamed over.
+bool is_special(const fs::path& path) {
+  std::error_code ec;
+  const fs::file_status status = fs::status(path, ec);
+  return !ec && fs::exists(status) && !fs::is_regular_file(status) && !fs::is_directory(status);
+}
+
+}  // namespace
+
 void write_atomically(const fs::path& path, const std::function<void(std::ostream&)>& body) {
+  if (is_special(path)) {
+    std::ofstream out(path);
+    if (!out) throw RunError(absl::StrCat("cannot write ", path.string(), ": ", std::strerror(errno)));
+    body(out);
+    out.flush();
+    if (!out) throw RunError(absl::StrCat("error while writing ", path.string(), ": ", std::strerror(errno)));
+    return;
+  }
   const fs::path tmp = path.string() + ".partial";
   try {
     {
@@ -65,6 +87,10 @@ void check_output_file(const std::string& flag, const fs::path& path) {
     if (fs::equivalent(path, input, ec)) {
       throw UsageError(absl::StrCat(flag, ": '", path.string(), "' is an input of this run; give another file"));
     }
+  }
+  if (is_special(path)) {
+    if (access(path.c_str(), W_OK) != 0) throw UsageError(absl::StrCat(flag, ": cannot write '", path.string(), "'"));
+    return;
   }
   if (!fs::is_directory(folder, ec)) {
     throw UsageError(absl::StrCat(flag, ": folder '", folder.string(), "' does not exist"));
