@@ -57,6 +57,16 @@ bool read_stat(pid_t pid, std::string* name, char* state, pid_t* parent) {
   return true;
 }
 
+// A process's name as the user knows it: its program's file name (a
+// program that re-executes itself through /proc/self/exe, as zoltan_phg
+// does, is "exe" to the kernel), else the kernel's name.
+std::string program_name(pid_t pid, const std::string& kernel_name) {
+  std::ifstream in(absl::StrCat("/proc/", pid, "/cmdline"));
+  std::string first;
+  if (!std::getline(in, first, '\0') || first.empty()) return kernel_name;
+  return fs::path(first).filename().string();
+}
+
 // Every living (not zombie) process below `root`, parents first.
 std::vector<Process> descendants(pid_t root) {
   std::multimap<pid_t, Process> by_parent;
@@ -77,6 +87,7 @@ std::vector<Process> descendants(pid_t root) {
     todo.pop_back();
     for (auto [it, end] = by_parent.equal_range(parent); it != end; ++it) {
       out.push_back(it->second);
+      out.back().name = program_name(it->second.pid, it->second.name);
       out.back().resident = resident_bytes(it->second.pid);
       todo.push_back(it->second.pid);
     }
