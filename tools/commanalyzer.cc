@@ -476,6 +476,10 @@ int run(int argc, char** argv) {
   if (command == "benchgen") return benchgen_command(positional, request, outputs.out);
   if (command == "place") return place_command(positional, request);
   if (command == "model") {
+    if (!outputs.json.empty() || !outputs.out.empty()) {
+      throw UsageError("model: --json and --out are for analyze; the model prints its formulas and table (--extrap FILE "
+                       "writes the analyses for Extra-P)");
+    }
     return model_command({std::move(analyze_args.build), std::move(analyze_args.program_args), absl::GetFlag(FLAGS_sizes),
                           absl::GetFlag(FLAGS_predict), absl::GetFlag(FLAGS_extrap)},
                          request);
