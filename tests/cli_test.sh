@@ -63,6 +63,17 @@ out=$("$tool" analyze "$tmp/ok.c" --procs 2 --out "$tmp/ok") || fail "analyze of
 grep -qE '^ +2 +[0-9]+' <<<"$out" || fail "no estimate row: $out"
 out=$("$tool" estimate "$tmp/ok/build/program.profile" --procs 4) || fail "estimate failed"
 grep -qE '^ +4 +[0-9]+' <<<"$out" || fail "no re-estimate row for 4: $out"
+# trace's CSV: six fields per row, the site quoted where its path has a comma.
+mkdir -p "$tmp/a,b" && cp "$tmp/ok.c" "$tmp/a,b/ok.c"
+"$tool" analyze "$tmp/a,b/ok.c" --procs 2 --out "$tmp/comma" >/dev/null 2>&1 || fail "analyze in a folder with a comma"
+"$tool" trace "$tmp/comma/build/program.profile" --procs 2 --csv "$tmp/comma.csv" 2>/dev/null || fail "trace exited $?"
+python3 - "$tmp/comma.csv" <<'PY' || fail "trace CSV: $(head -3 "$tmp/comma.csv")"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+assert rows[0] == ["iteration", "src", "dst", "bytes", "kind", "site"], rows[0]
+assert len(rows) > 1 and all(len(r) == 6 for r in rows), [r for r in rows if len(r) != 6][:3]
+assert any("a,b/ok.c:" in r[5] for r in rows[1:]), rows[1]
+PY
 # Without --out, the temporary build keeps the profile it names and nothing
 # else; a build or run that failed leaves nothing.
 mkdir -p "$tmp/t"

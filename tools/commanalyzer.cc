@@ -92,11 +92,13 @@ Usage:
   commanalyzer trace PROFILE --procs P [--csv FILE]
       Every predicted message for P processes, from a saved profile (no
       re-run), as CSV (to FILE, else standard output): iteration,src,dst,
-      bytes,kind. One row per point-to-point message as an MPI code sends
-      it (kind p2p: all one process sends another in one iteration), and
-      per collective call (kind bcast, src = root, or allreduce, src = -1;
-      dst = -1; bytes = one rank's block). The last iteration number counts
-      what follows the last iteration mark.
+      bytes,kind,site. One row per point-to-point message as an MPI code
+      sends it (kind p2p: all one process sends another in one iteration),
+      and per collective call (kind bcast, src = root, or allreduce, src =
+      -1; dst = -1; bytes = one rank's block); site = the source line
+      (file:line) that consumes the values, empty for a collective. The
+      last iteration number
+      counts what follows the last iteration mark.
   commanalyzer benchgen PROFILE --procs P --out DIR [--compute_ns T]
       Writes DIR/bench.c and DIR/bench.h: a compact C + MPI program that
       performs that communication (Isend/Irecv + Waitall per iteration,

@@ -15,6 +15,17 @@ ABSL_FLAG(std::string, csv, "", "trace: write the message records to this CSV fi
 
 namespace commanalyzer::cli {
 
+namespace {
+// A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line
+// break (a source path may).
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+}  // namespace
+
 void write_trace_csv(std::ostream& out, const MessageTrace& trace) {
   out << "iteration,src,dst,bytes,kind,site\n";
   const absl::flat_hash_map<std::uint32_t, std::string> site_name(trace.site_names.begin(), trace.site_names.end());
@@ -31,7 +42,7 @@ void write_trace_csv(std::ostream& out, const MessageTrace& trace) {
     if (i > 0 && trace.messages[i - 1].iteration != m.iteration) collectives_until(trace.messages[i - 1].iteration);
     const auto name = site_name.find(m.site);
     out << m.iteration << "," << m.from << "," << m.to << "," << m.bytes << ",p2p,"
-        << (name == site_name.end() ? "" : name->second) << "\n";
+        << (name == site_name.end() ? "" : csv_field(name->second)) << "\n";
   }
   collectives_until(static_cast<std::uint32_t>(-1));
 }
