@@ -78,6 +78,14 @@ for sig in TERM KILL; do
   fi
 done
 
+# Two runs cannot share --out: the second is refused before it builds.
+rm -rf "$tmp/shared" "$tmp/shared.err"
+"$tool" analyze "$programs/forever.c" --procs 2 --out "$tmp/shared" 2>"$tmp/shared.err" &
+pid=$!
+for _ in $(seq 300); do grep -q '^running' "$tmp/shared.err" 2>/dev/null && break; sleep 0.1; done
+expect_error 2 "--out: another commanalyzer is writing in '$tmp/shared'" "$tool" analyze "$programs/forks.c" --out "$tmp/shared"
+kill "$pid"; wait "$pid"
+
 # Memory: past --max-memory the run stops, naming what grew; bad sizes are
 # named; the default is below the machine's memory.
 expect_error 3 "passed --max-memory (200 MiB); the largest part is" "$tool" analyze "$programs/grows.c" --max-memory 200M

@@ -1,5 +1,7 @@
 #include "tools/output_files.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -106,6 +108,17 @@ void check_output_folder(const std::string& flag, const fs::path& dir) {
   fs::create_directories(dir, ec);
   if (ec) throw UsageError(absl::StrCat(flag, ": cannot create folder '", dir.string(), "': ", ec.message()));
   if (!can_write_in(dir)) throw UsageError(absl::StrCat(flag, ": cannot write in folder '", dir.string(), "'"));
+  // One run per folder: two builds of one program file, or two profiles
+  // written at once, would break each other. The folder itself is locked
+  // (no file is left behind) as long as this process lives: its
+  // descriptor is never closed.
+  const int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) throw UsageError(absl::StrCat(flag, ": cannot write in folder '", dir.string(), "'"));
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    close(fd);
+    throw UsageError(absl::StrCat(flag, ": another commanalyzer is writing in '", dir.string(),
+                                  "'; give each run its own folder"));
+  }
 }
 
 }  // namespace commanalyzer::cli
