@@ -121,9 +121,15 @@ grep -q "^$tmp/sys/.commanalyzer-tmp-" "$tmp/hypergraph_at" || fail "hypergraph 
 [ -z "$(ls -A "$tmp/sys")" ] || fail "files left in TMPDIR: $(ls -A "$tmp/sys")"
 
 # More processes than the profile has locations (the built-in 32 x 32
-# Heat2D distributes 1020 elements): a clear error, exit 2.
+# Heat2D distributes 1020 elements): that count is left out with a
+# warning and the others estimated; a clear error, exit 2, when none fits.
+out=$("$tool" demo --n 32 --steps 1 --procs 4,65536 2>&1) || fail "a count too large failed the run: $out"
+grep -q "warning: left out --procs 65536: the profile has 1020 array elements (locations) to distribute" <<<"$out" ||
+  fail "no warning for the count left out: $out"
+grep -qE '^ +4 +[0-9]+' <<<"$out" || fail "no row for 4 processes: $out"
+grep -qE '^ +65536 ' <<<"$out" && fail "a row for 65536 processes: $out"
 expect_error 2 "--procs 65536: the profile has 1020 array elements (locations) to distribute, so at most 1020" \
-  "$tool" demo --n 32 --steps 1 --procs 4,65536
+  "$tool" demo --n 32 --steps 1 --procs 65536
 expect_error 2 "--procs: '-4' is not a process count" "$tool" analyze "$programs/forks.c" --procs -4
 expect_error 2 "--procs: '-4' is not a process count" "$tool" demo --procs -4
 

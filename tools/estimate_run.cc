@@ -40,11 +40,13 @@ void log_locations(const LocationIndex& locations) {
   }
 }
 
-// The checks that need the graph: more processes than there are units to
-// own would leave some with nothing (UsageError), and the per-pair byte
-// and message matrices take 16 N^2 bytes (LimitError past --max-memory).
+// The checks that need the graph. A count larger than the units there are
+// to own would leave processes with nothing: it is left out, with a
+// warning, and the others are estimated (UsageError when none is left).
+// The per-pair byte and message matrices take 16 N^2 bytes (LimitError
+// past --max-memory). Returns the counts to estimate, in the request's order.
 template <class EstimatorT>
-void check_process_counts(const EstimatorT& estimator, const GraphSummary& summary, const EstimateRequest& r) {
+std::vector<int> check_process_counts(const EstimatorT& estimator, const GraphSummary& summary, const EstimateRequest& r) {
   std::size_t units = 0;
   const char* unit_name = "value graph vertices";
   if constexpr (EstimatorT::kByLocation) {
@@ -54,16 +56,25 @@ void check_process_counts(const EstimatorT& estimator, const GraphSummary& summa
   } else {
     units = estimator.graph().vertex_count() - summary.singletons;
   }
-  const int most = *std::max_element(r.procs.begin(), r.procs.end());
-  if (static_cast<std::size_t>(most) > units) {
-    throw UsageError(absl::StrCat("--procs ", most, ": the profile has ", units, " ", unit_name,
-                                  " to distribute, so at most ", units, " processes"));
+  std::vector<int> fit;
+  for (int n : r.procs) {
+    const std::string why = absl::StrCat("--procs ", n, ": the profile has ", units, " ", unit_name,
+                                         " to distribute, so at most ", units, " processes");
+    if (static_cast<std::size_t>(n) <= units) {
+      fit.push_back(n);
+    } else if (r.procs.size() == 1 || std::all_of(r.procs.begin(), r.procs.end(), [&](int m) { return static_cast<std::size_t>(m) > units; })) {
+      throw UsageError(why);
+    } else {
+      std::cerr << "[commanalyzer] warning: left out " << why << "\n";
+    }
   }
+  const int most = *std::max_element(fit.begin(), fit.end());
   if (const double matrices = 16.0 * most * most; matrices > static_cast<double>(r.max_memory_bytes)) {
     throw LimitError(absl::StrCat("--procs ", most, ": the per-pair matrices alone need ",
                                   format_bytes(static_cast<std::uint64_t>(matrices)), ", past --max-memory ",
                                   format_bytes(r.max_memory_bytes)));
   }
+  return fit;
 }
 
 // Whichever partitioner the request names: the graph, the checks that need
@@ -89,8 +100,7 @@ EstimateResult estimate_with(const ProfileT& profile, const EstimateRequest& r, 
     }
   }
   if constexpr (decltype(estimator)::kByLocation) log_locations(estimator.locations());
-  check_process_counts(estimator, summary, r);
-  const std::vector<int>& procs = r.procs;
+  const std::vector<int> procs = check_process_counts(estimator, summary, r);
   phase = absl::StrCat("partitioning and costing ", absl::StrJoin(procs, ","), " processes");
   std::cerr << absl::StrFormat("[commanalyzer] graph built in %.1fs; partitioning and costing %d process count%s\n",
                                elapsed(), procs.size(), procs.size() == 1 ? "" : "s");

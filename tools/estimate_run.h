@@ -9,8 +9,9 @@
 //   print_table(std::cout, result.summary, result.estimates);
 //
 // It runs in this process under --max-memory (past it: LimitError naming
-// what the estimate was doing), logs its progress on stderr, and refuses
-// more processes than the profile has elements to distribute (UsageError).
+// what the estimate was doing) and logs its progress on stderr. A count
+// larger than the elements the profile has to distribute is left out with
+// a warning (UsageError when every count is).
 #ifndef COMMANALYZER_TOOLS_ESTIMATE_RUN_H_
 #define COMMANALYZER_TOOLS_ESTIMATE_RUN_H_
 
@@ -24,7 +25,7 @@ namespace commanalyzer::cli {
 
 struct EstimateResult {
   GraphSummary summary;
-  std::vector<CommEstimate> estimates;  // one per request.procs, in its order
+  std::vector<CommEstimate> estimates;  // one per count of request.procs that fits, in its order
   std::string graphviz;                 // the value graph as dot: with_graph and at most 100,000 edges
 };
 

@@ -161,6 +161,7 @@ int model_command(ModelRequest model, const EstimateRequest& request) {
       for (const Measurement& m : data[k]) {
         if (m.point[1] == p) line.push_back({{m.point[0]}, m.value});
       }
+      if (line.empty()) throw UsageError(absl::StrCat("--procs ", p, ": more processes than any of --sizes has elements"));
       models[{k, p}] = fit_scaling_model(line, 1);
     }
   }
