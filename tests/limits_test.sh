@@ -78,6 +78,11 @@ for sig in TERM KILL; do
   fi
 done
 
+# The tool's own variables win over stale exported ones.
+out=$(COMMANALYZER_PROFILE="$tmp/elsewhere.profile" "$tool" analyze "$programs/forks.c" --procs 2 2>&1) ||
+  fail "an exported COMMANALYZER_PROFILE broke the run: $out"
+[ -e "$tmp/elsewhere.profile" ] && fail "the profile went to the exported COMMANALYZER_PROFILE"
+
 # Two runs cannot share --out: the second is refused before it builds.
 rm -rf "$tmp/shared" "$tmp/shared.err"
 "$tool" analyze "$programs/forever.c" --procs 2 --out "$tmp/shared" 2>"$tmp/shared.err" &

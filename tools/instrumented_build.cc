@@ -87,8 +87,16 @@ int spawn_and_wait(const std::vector<std::string>& argv, const std::vector<std::
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  // The tool's variables replace any the user exported (a stale
+  // COMMANALYZER_PROFILE would send the profile elsewhere).
+  auto name_of = [](const std::string& entry) { return entry.substr(0, entry.find('=')); };
   std::vector<std::string> env_strings;
-  for (char** e = environ; *e; ++e) env_strings.emplace_back(*e);
+  for (char** e = environ; *e; ++e) {
+    const std::string entry = *e;
+    if (std::none_of(extra_env.begin(), extra_env.end(), [&](const std::string& x) { return name_of(x) == name_of(entry); })) {
+      env_strings.push_back(entry);
+    }
+  }
   env_strings.insert(env_strings.end(), extra_env.begin(), extra_env.end());
   std::vector<char*> env;
   for (auto& e : env_strings) env.push_back(e.data());
