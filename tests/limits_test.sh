@@ -83,6 +83,14 @@ out=$(COMMANALYZER_PROFILE="$tmp/elsewhere.profile" "$tool" analyze "$programs/f
   fail "an exported COMMANALYZER_PROFILE broke the run: $out"
 [ -e "$tmp/elsewhere.profile" ] && fail "the profile went to the exported COMMANALYZER_PROFILE"
 
+# The tool's huge-page tunable stays the tool's: the program sees the user's.
+out=$(env -u GLIBC_TUNABLES "$tool" analyze "$programs/environment.c" --procs 2 2>&1) || fail "environment.c: $out"
+grep -qx "GLIBC_TUNABLES=(unset)" <<<"$out" || fail "the program saw the tool's tunables: $out"
+# (environment.c computes nothing from data: nothing to send at any count.)
+grep -qE '^ +2 +0 +0 +0 ' <<<"$out" || fail "no zero estimate for a program with nothing to distribute: $out"
+out=$(GLIBC_TUNABLES=glibc.malloc.check=0 "$tool" analyze "$programs/environment.c" --procs 2 2>&1) || fail "environment.c: $out"
+grep -qx "GLIBC_TUNABLES=glibc.malloc.check=0" <<<"$out" || fail "the program did not see the user's tunables: $out"
+
 # Two runs cannot share --out: the second is refused before it builds.
 rm -rf "$tmp/shared" "$tmp/shared.err"
 "$tool" analyze "$programs/forever.c" --procs 2 --out "$tmp/shared" 2>"$tmp/shared.err" &

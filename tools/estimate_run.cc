@@ -57,7 +57,10 @@ std::vector<int> check_process_counts(const EstimatorT& estimator, const GraphSu
     units = estimator.graph().vertex_count() - summary.singletons;
   }
   std::vector<int> fit;
-  for (int n : r.procs) {
+  // Nothing to distribute (a program that computes nothing from data):
+  // nothing to send, at any count.
+  if (units == 0) fit = r.procs;
+  for (int n : units == 0 ? std::vector<int>{} : r.procs) {
     const std::string why = absl::StrCat("--procs ", n, ": the profile has ", units, " ", unit_name,
                                          " to distribute, so at most ", units, " processes");
     if (static_cast<std::size_t>(n) <= units) {
