@@ -74,6 +74,11 @@ assert rows[0] == ["iteration", "src", "dst", "bytes", "kind", "site"], rows[0]
 assert len(rows) > 1 and all(len(r) == 6 for r in rows), [r for r in rows if len(r) != 6][:3]
 assert any("a,b/ok.c:" in r[5] for r in rows[1:]), rows[1]
 PY
+# A source path that is not UTF-8 still gives valid JSON (U+FFFD for the byte).
+bad="$tmp/$(printf 'latin\xe9')"; mkdir -p "$bad" && cp "$tmp/ok.c" "$bad/ok.c"
+"$tool" analyze "$bad/ok.c" --procs 2 --json "$tmp/latin.json" >/dev/null 2>&1 || fail "analyze in a non-UTF-8 folder"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1], encoding="utf-8")); assert "\ufffd" in json.dumps(d, ensure_ascii=False)' \
+  "$tmp/latin.json" || fail "--json with a non-UTF-8 path is not valid JSON"
 # Without --out, the temporary build keeps the profile it names and nothing
 # else; a build or run that failed leaves nothing.
 mkdir -p "$tmp/t"

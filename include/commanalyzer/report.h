@@ -165,15 +165,33 @@ inline void print_table(std::ostream& out, const GraphSummary& graph, const std:
 }
 
 namespace report_internal {
+// A JSON string's contents: quotes, backslashes and control characters
+// escaped, and a byte that starts no valid UTF-8 sequence (a file name in
+// another encoding) replaced by U+FFFD, so that the document stays JSON.
 inline std::string json_escape(const std::string& text) {
   std::string out;
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) {
-      out += absl::StrFormat("\\u%04x", static_cast<int>(c));
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+      if (c == '"' || c == '\\') out += '\\';
+      if (c < 0x20) {
+        out += absl::StrFormat("\\u%04x", static_cast<int>(c));
+      } else {
+        out += static_cast<char>(c);
+      }
+      ++i;
       continue;
     }
-    out += c;
+    const std::size_t length = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    bool valid = length > 0 && i + length <= text.size();
+    for (std::size_t k = 1; valid && k < length; ++k) valid = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
+    if (valid) {
+      out.append(text, i, length);
+      i += length;
+    } else {
+      out += "\\ufffd";
+      ++i;
+    }
   }
   return out;
 }
