@@ -97,8 +97,7 @@ Usage:
       and per collective call (kind bcast, src = root, or allreduce, src =
       -1; dst = -1; bytes = one rank's block); site = the source line
       (file:line) that consumes the values, empty for a collective. The
-      last iteration number
-      counts what follows the last iteration mark.
+      last iteration number counts what follows the last iteration mark.
   commanalyzer benchgen PROFILE --procs P --out DIR [--compute_ns T]
       Writes DIR/bench.c and DIR/bench.h: a compact C + MPI program that
       performs that communication (Isend/Irecv + Waitall per iteration,
@@ -167,7 +166,7 @@ it started, which ends with it). Temporary files go in one folder under --out
 
 // The subcommands a flag is for, where not analyze, estimate and demo.
 const std::map<std::string, std::string, std::less<>> kFlagCommands = {
-    {"output", "build"},          {"n", "demo"},     {"steps", "demo"},       {"timeout", "analyze"},
+    {"output", "build"},          {"n", "demo"},     {"steps", "demo"},
     {"csv", "trace"},             {"nodes", "place"}, {"cores_per_node", "place"},
     {"rankfile", "place"},        {"hosts", "place"},  {"sizes", "model"},      {"predict", "model"},
     {"extrap", "model"}};

@@ -56,21 +56,16 @@ std::vector<int> check_process_counts(const EstimatorT& estimator, const GraphSu
   } else {
     units = estimator.graph().vertex_count() - summary.singletons;
   }
-  std::vector<int> fit;
   // Nothing to distribute (a program that computes nothing from data):
   // nothing to send, at any count.
-  if (units == 0) fit = r.procs;
-  for (int n : units == 0 ? std::vector<int>{} : r.procs) {
-    const std::string why = absl::StrCat("--procs ", n, ": the profile has ", units, " ", unit_name,
-                                         " to distribute, so at most ", units, " processes");
-    if (static_cast<std::size_t>(n) <= units) {
-      fit.push_back(n);
-    } else if (r.procs.size() == 1 || std::all_of(r.procs.begin(), r.procs.end(), [&](int m) { return static_cast<std::size_t>(m) > units; })) {
-      throw UsageError(why);
-    } else {
-      std::cerr << "[commanalyzer] warning: left out " << why << "\n";
-    }
-  }
+  std::vector<int> fit, too_many;
+  for (int n : r.procs) (units == 0 || static_cast<std::size_t>(n) <= units ? fit : too_many).push_back(n);
+  auto why = [&](int n) {
+    return absl::StrCat("--procs ", n, ": the profile has ", units, " ", unit_name, " to distribute, so at most ", units,
+                        " processes");
+  };
+  if (fit.empty()) throw UsageError(why(too_many.front()));
+  for (int n : too_many) std::cerr << "[commanalyzer] warning: left out " << why(n) << "\n";
   const int most = *std::max_element(fit.begin(), fit.end());
   if (const double matrices = 16.0 * most * most; matrices > static_cast<double>(r.max_memory_bytes)) {
     throw LimitError(absl::StrCat("--procs ", most, ": the per-pair matrices alone need ",

@@ -30,28 +30,22 @@ bool is_special(const fs::path& path) {
 }  // namespace
 
 void write_atomically(const fs::path& path, const std::function<void(std::ostream&)>& body) {
-  if (is_special(path)) {
-    std::ofstream out(path);
-    if (!out) throw RunError(absl::StrCat("cannot write ", path.string(), ": ", std::strerror(errno)));
-    body(out);
-    out.flush();
-    if (!out) throw RunError(absl::StrCat("error while writing ", path.string(), ": ", std::strerror(errno)));
-    return;
-  }
-  const fs::path tmp = path.string() + ".partial";
+  const bool in_place = is_special(path);
+  const fs::path target = in_place ? path : fs::path(path.string() + ".partial");
   try {
     {
-      std::ofstream out(tmp);
-      if (!out) throw RunError(absl::StrCat("cannot write ", tmp.string()));
+      std::ofstream out(target);
+      if (!out) throw RunError(absl::StrCat("cannot write ", target.string(), ": ", std::strerror(errno)));
       body(out);
       out.flush();
-      if (!out) throw RunError(absl::StrCat("error while writing ", tmp.string()));
+      if (!out) throw RunError(absl::StrCat("error while writing ", target.string(), ": ", std::strerror(errno)));
     }
+    if (in_place) return;
     hold_if_stopping();  // a limit stopped the run: this result is not one
-    fs::rename(tmp, path);
+    fs::rename(target, path);
   } catch (...) {
     std::error_code ignored;
-    fs::remove(tmp, ignored);
+    if (!in_place) fs::remove(target, ignored);
     throw;
   }
 }

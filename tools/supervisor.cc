@@ -115,8 +115,8 @@ class Supervisor {
  public:
   void start(const Supervision& limits) {
     limits_ = limits;
-    user_temp_ = user_temp_directory();
-    const fs::path parent = limits.out.empty() ? user_temp_ : limits.out;
+    const fs::path user_temp = user_temp_directory();  // read (and kept) before TMPDIR changes below
+    const fs::path parent = limits.out.empty() ? user_temp : limits.out;
     std::string pattern = (parent / ".commanalyzer-tmp-XXXXXX").string();
     if (mkdtemp(pattern.data()) == nullptr) {
       throw RunError(absl::StrCat("cannot create a temporary directory in ", parent.string()));
@@ -279,7 +279,7 @@ class Supervisor {
   }
 
   Supervision limits_;
-  fs::path user_temp_, temp_;
+  fs::path temp_;
   std::chrono::steady_clock::time_point start_time_;
   std::thread watcher_;
   std::mutex mutex_;
