@@ -55,6 +55,18 @@ echo "not a profile" > "$tmp/junk.profile"
 expect_error 1 "not a CommAnalyzer profile" "$tool" estimate "$tmp/junk.profile"
 expect_error 1 "cannot read profile" "$tool" estimate "$tmp/none.profile"
 expect_error 2 "--partitioner" "$tool" demo --partitioner nope
+expect_error 2 "'connectivity' is not auto, metis-volume, metis-cut or parmetis" "$tool" demo --partitioner connectivity
+# By value, auto is METIS's communication volume: the same estimates.
+"$tool" demo --n 32 --steps 3 --procs 2,4 --ownership=value --json "$tmp/value_auto.json" >/dev/null 2>&1 ||
+  fail "demo --ownership=value exited $?"
+"$tool" demo --n 32 --steps 3 --procs 2,4 --ownership=value --partitioner metis-volume --json "$tmp/value_metis.json" \
+  >/dev/null 2>&1 || fail "demo --ownership=value --partitioner metis-volume exited $?"
+python3 - "$tmp/value_auto.json" "$tmp/value_metis.json" <<'PY' || fail "--ownership=value: auto is not METIS's volume"
+import json, sys
+auto, metis = (json.load(open(f))["procs"] for f in sys.argv[1:])
+assert [e["total_bytes"] for e in auto] == [e["total_bytes"] for e in metis], (auto, metis)
+assert all(e["total_bytes"] > 0 for e in auto)
+PY
 
 # A good run: analyze, then re-estimate the kept profile for other counts.
 printf '#include "commanalyzer/annotate.h"\ndouble a[256], b[256];\nint main(void) {\n  for (int i = 0; i < 256; ++i) a[i] = i;\n  CA_REGION_BEGIN();\n  for (int t = 0; t < 3; ++t) {\n    for (int i = 1; i < 255; ++i) b[i] = a[i - 1] + a[i + 1];\n    for (int i = 1; i < 255; ++i) a[i] = b[i];\n    CA_ITERATION();\n  }\n  CA_REGION_END();\n  return 0;\n}\n' > "$tmp/ok.c"

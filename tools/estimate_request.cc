@@ -12,7 +12,6 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "commanalyzer/connectivity_partitioner.h"
 #include "commanalyzer/distribution_map.h"
 #include "commanalyzer/hypergraph.h"
 #include "tools/cli_errors.h"
@@ -31,16 +30,11 @@ ABSL_FLAG(std::string, distribution, "auto",
           "connectivity; auto offers metis and hypergraph where an array is indexed indirectly), or a FILE naming the owner of array elements "
           "(docs/DISTRIBUTION.md)");
 ABSL_FLAG(std::string, partitioner, "auto",
-          "with --ownership=value, how value instances are mapped to processes: connectivity (hypergraph connectivity, what the cost model "
-          "counts; best estimates, slower), metis-volume (METIS k-way, communication volume; fast), "
-          "metis-cut (METIS k-way, edge cut weighted by uses, as in the paper) or auto (connectivity; on "
-          "mesh-like graphs past 16 million recorded value uses it refines METIS's partition only, without "
-          "recursive bisection); parmetis: with --ownership=location, for estimate, the location graph "
+          "with --ownership=value, how value instances are mapped to processes: metis-volume (METIS k-way, "
+          "communication volume), metis-cut (METIS k-way, edge cut weighted by uses, as in the paper) or auto "
+          "(metis-volume); parmetis: with --ownership=location, for estimate, the location graph "
           "partitioned over the ranks of an MPI job (ParMETIS API, provided by PT-Scotch): `mpirun -np K "
           "commanalyzer estimate PROFILE --partitioner parmetis`, or one rank without mpirun");
-ABSL_FLAG(double, edge_penalty, commanalyzer::ConnectivityPartitioner{}.edge_penalty,
-          "connectivity partitioner: weight of the normalised edge cut added to the connectivity (0 = pure "
-          "connectivity; higher = prefer axis-aligned blocks)");
 ABSL_FLAG(bool, singleton_degree_floor, true,
           "singletons must also be used by (or computed from) at least sqrt(#vertices) others; off = the "
           "paper's relative score alone");
@@ -110,12 +104,11 @@ Ownership parse_ownership(const Subcommand& command) {
 ValuePartitioner parse_partitioner(const Subcommand& command, Ownership ownership, const std::string& distribution) {
   const std::string text = absl::GetFlag(FLAGS_partitioner);
   if (text == "auto") return ValuePartitioner::kAuto;
-  if (text == "connectivity") return ValuePartitioner::kConnectivity;
   if (text == "metis-volume") return ValuePartitioner::kMetisVolume;
   if (text == "metis-cut") return ValuePartitioner::kMetisCut;
   if (text != "parmetis") {
     throw UsageError(
-        absl::StrCat("--partitioner: '", text, "' is not auto, connectivity, metis-volume, metis-cut or parmetis"));
+        absl::StrCat("--partitioner: '", text, "' is not auto, metis-volume, metis-cut or parmetis"));
   }
   if (!command.distributed) {
     throw UsageError(
@@ -211,7 +204,6 @@ EstimateRequest request_from_flags(const Subcommand& command) {
   if (r.partitioner != ValuePartitioner::kParmetis) {
     r.portfolio = parse_distribution(r.distribution_name, r.ownership, r.procs);
   }
-  r.edge_penalty = absl::GetFlag(FLAGS_edge_penalty);
   r.scorer.degree_floor = absl::GetFlag(FLAGS_singleton_degree_floor);
   r.cost = parse_cost_model();
   const std::string memory = absl::GetFlag(FLAGS_max_memory);

@@ -30,7 +30,7 @@ enum class Ownership { kLocation, kValue };
 
 // --partitioner: how value instances are placed (kValue), or kParmetis: the
 // location graph partitioned over the ranks of an MPI job (kLocation).
-enum class ValuePartitioner { kAuto, kConnectivity, kMetisVolume, kMetisCut, kParmetis };
+enum class ValuePartitioner { kAuto, kMetisVolume, kMetisCut, kParmetis };
 
 // What a subcommand can do with an estimate.
 struct Subcommand {
@@ -48,7 +48,6 @@ struct EstimateRequest {
   DistributionPortfolio portfolio;
   std::string distribution_name;
   ValuePartitioner partitioner = ValuePartitioner::kAuto;
-  double edge_penalty = 0;  // the connectivity partitioner's
   DensityDistanceScorer scorer;
   LogicalVolumeCostModel cost;  // with the network (Hockney) model and the computation per value
   std::uint64_t max_memory_bytes = 0;

@@ -14,7 +14,6 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "commanalyzer/analyzer.h"
-#include "commanalyzer/connectivity_partitioner.h"
 #include "commanalyzer/estimate.h"
 #include "commanalyzer/partitioner.h"
 #include "commanalyzer/profile_io.h"
@@ -90,13 +89,6 @@ EstimateResult estimate_with(const ProfileT& profile, const EstimateRequest& r, 
              estimator.graph().edge_count(), 0, profile.iterations()};
   for (auto s : estimator.singletons()) summary.singletons += s;
   for (const auto& a : profile.arrays) summary.arrays.emplace_back(a.bytes, a.indexed_indirectly);
-  if constexpr (std::is_same_v<PartitionerT, ConnectivityPartitioner>) {
-    if (!partitioner.bisection_start) {
-      std::cerr << (partitioner.bisects(estimator.graph(), estimator.singletons())
-                        ? "[commanalyzer] large graph, not mesh-like: recursive bisection all the same\n"
-                        : "[commanalyzer] large mesh-like graph: refining METIS's partition, without recursive bisection\n");
-    }
-  }
   if constexpr (decltype(estimator)::kByLocation) log_locations(estimator.locations());
   const std::vector<int> procs = check_process_counts(estimator, summary, r);
   phase = absl::StrCat("partitioning and costing ", absl::StrJoin(procs, ","), " processes");
@@ -146,18 +138,8 @@ EstimateResult by_location(const ProfileT& profile, const EstimateRequest& r, bo
 // Ownership by value (the paper's method): the partitioner --partitioner names.
 template <class ProfileT>
 EstimateResult by_value(const ProfileT& profile, const EstimateRequest& r, bool with_graph, std::string& phase) {
-  ConnectivityPartitioner connectivity;
-  connectivity.edge_penalty = r.edge_penalty;
   switch (r.partitioner) {
     case ValuePartitioner::kAuto:
-      // Past ~16 million value uses recursive bisection of a mesh takes many
-      // minutes: there the connectivity refinement starts from METIS's
-      // partition only (estimate_with says which the graph turned out to be).
-      connectivity.bisection_start = profile.flows.source_count() <= ConnectivityPartitioner::kBisectionUseLimit;
-      std::cerr << "[commanalyzer] partitioner: connectivity (--partitioner to choose)\n";
-      return estimate_with(profile, r, connectivity, with_graph, phase);
-    case ValuePartitioner::kConnectivity:
-      return estimate_with(profile, r, connectivity, with_graph, phase);
     case ValuePartitioner::kMetisVolume:
     case ValuePartitioner::kMetisCut: {
       MetisPartitioner metis;

@@ -79,11 +79,6 @@ done
 # ~25 s (64^3: 31 s / 3.1 GB), lulesh s=24 x 5 72 s (x 8: 138 s / 12 GB); with
 # the default partitioner and its aligned start, lulesh s=24 at P = 8,27,64 takes
 # ~270 s in all (2026-11-22).
-# With the connectivity partitioner (--partitioner connectivity) the estimates
-# per process count cost much more (spmv 2^18: 186 s, heat2d 768^2: 225 s,
-# minighost 60^3: > 300 s), hence the smaller sizes below. (Measured before the
-# k-way refinement stopped rescanning big nets, which cut SPMV's analysis from
-# 103 s to 15 s; larger sizes may fit now.)
 full_cases=(
   "matmul|128|4,16,64"
   "spmv|1024 6 1024|2,4,8,16,32,64"

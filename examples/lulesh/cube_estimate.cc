@@ -1,6 +1,6 @@
 // cube_estimate: what the cost model predicts for lulesh_seq under the MPI
 // reference's own decomposition (cube blocks of elements, q x q x q
-// processes), next to the default partitioner's prediction. It separates
+// processes), next to a METIS value partition's prediction. It separates
 // the two sources of LULESH's estimation error (docs/FINDINGS.md): the cost
 // model given the reference's decomposition, and the partition found.
 // Each is costed twice: with partial sums to the owner and the sum back,
@@ -22,7 +22,7 @@
 #include <map>
 #include <vector>
 
-#include "commanalyzer/connectivity_partitioner.h"
+#include "commanalyzer/partitioner.h"
 #include "commanalyzer/estimate.h"
 #include "commanalyzer/profile_io.h"
 
@@ -136,15 +136,14 @@ int main(int argc, char** argv) {
     if (owner[v] < 0) owner[v] = 0;
   }
 
-  ConnectivityPartitioner partitioner;  // as `commanalyzer --partitioner auto` sets it up
-  partitioner.bisection_start = profile.flows.source_count() <= ConnectivityPartitioner::kBisectionUseLimit;
+  const MetisPartitioner partitioner;  // as `commanalyzer --ownership=value` sets it up
   const std::vector<ProcId> found = partitioner.partition(graph, singletons, static_cast<int>(procs));
   LogicalVolumeCostModel cost, exchange;  // exchange: the default, what the reference does with shared nodes' forces
   cost.exchange_partials = false;
   std::printf("LULESH s=%ld, P=%ld (%ld x %ld x %ld), %zu graph vertices\n", s, procs, q, q, q, n);
   std::printf("%-34s %14s %14s %14s\n", "decomposition", "sums at owner", "exchanging", "shared nodes");
   for (const auto& [name, owners] : {std::pair<const char*, const std::vector<ProcId>*>{"cube blocks (the MPI reference's)", &owner},
-                                      std::pair{"default partitioner", &found}}) {
+                                      std::pair{"METIS value partition", &found}}) {
     std::vector<ProcId> element_owner(elements, 0);
     for (std::size_t v = 0; v < n; ++v) {
       if (!singletons[v] && graph.group(v) == first_element_array) {

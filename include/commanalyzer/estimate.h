@@ -1,13 +1,12 @@
 // Estimator: from a recorded profile to the predicted communication for any
-// number of processes (Algorithm 1, lines 3-5). The graph, its singletons
-// and what the partitioner can prepare for the graph do not depend on the
-// process count and are computed once; each estimate then partitions and
-// costs.
+// number of processes (Algorithm 1, lines 3-5). The graph and its
+// singletons do not depend on the process count and are computed once;
+// each estimate then partitions and costs.
 //
 // Ownership (DESIGN.md): with a DistributionSource (the default,
 // DistributionPortfolio) every location has one owner for the region; the
 // location graph is built once, each candidate distribution is costed and
-// the cheapest kept. With a Partitioner (e.g. ConnectivityPartitioner) each
+// the cheapest kept. With a Partitioner (e.g. MetisPartitioner) each
 // value vertex is placed on its own, the paper's value-instance partition.
 #ifndef COMMANALYZER_ESTIMATE_H_
 #define COMMANALYZER_ESTIMATE_H_
@@ -40,24 +39,7 @@
 
 namespace commanalyzer {
 
-// A partitioner that can prepare for one graph (ConnectivityPartitioner):
-// what every process count shares is then computed once.
-template <class P>
-concept PreparingPartitioner = requires(const P& partitioner, const ValueGraph& graph,
-                                        const std::vector<std::uint8_t>& excluded, int nparts) {
-  { partitioner.prepare(graph, excluded)->partition(nparts) } -> std::same_as<std::vector<ProcId>>;
-};
-
 namespace estimate_internal {
-template <class P>
-struct PreparedOf {
-  using type = std::nullptr_t;
-};
-template <PreparingPartitioner P>
-struct PreparedOf<P> {
-  using type = decltype(std::declval<const P&>().prepare(std::declval<const ValueGraph&>(),
-                                                         std::declval<const std::vector<std::uint8_t>&>()));
-};
 // Every process has between half and twice the mean share.
 inline bool balanced(const std::vector<std::uint64_t>& share) {
   if (share.empty()) return true;
@@ -93,9 +75,6 @@ class Estimator {
     if constexpr (kByLocation) {
       const LocationIndex& index = locations(procs);
       return index.vertex_owners(partitioner_.candidates(index, procs).front().node_owner);
-    } else if constexpr (PreparingPartitioner<PartitionerT>) {
-      std::call_once(prepare_once_, [&] { prepared_ = partitioner_.prepare(graph_, singletons_); });
-      return prepared_->partition(procs);
     } else {
       return partitioner_.partition(graph_, singletons_, procs);
     }
@@ -254,10 +233,8 @@ class Estimator {
   std::vector<std::uint8_t> singletons_;
   PartitionerT partitioner_;
   Cost cost_;
-  mutable std::once_flag prepare_once_;
   mutable std::mutex locations_mutex_;
   mutable std::map<std::vector<std::uint8_t>, std::unique_ptr<LocationIndex>> locations_;  // by arrays copied
-  mutable typename estimate_internal::PreparedOf<PartitionerT>::type prepared_{};
 };
 
 }  // namespace commanalyzer
