@@ -63,7 +63,9 @@
 #   lulesh2       serial build -DUSE_MPI=0, MPI build -DUSE_MPI=1, no
 #                 OpenMP; n is the GLOBAL edge: serial -s n, MPI -s n/cbrt(P)
 #                 per rank, so P must be a cube whose root divides n; -i T
-#                 cycles (defaults n=12, T=10, P=8,27,64)
+#                 cycles (defaults n=12, T=10, P=8,27,64); also measured
+#                 with the code's option SEDOV_SYNC_POS_VEL_NONE (rows
+#                 "lulesh2 (SEDOV_SYNC_POS_VEL_NONE)", not counted)
 # (CHECKOUT = a checkout of github.com/Mantevo/miniFE)
 #   minife        its ref/ version, one source serial and -DHAVE_MPI, CSR
 #                 matrix; nx = ny = nz = n; at most T CG iterations
@@ -156,6 +158,10 @@ cxx=mpicc
 incs=(-I"$work/include")
 mpi_env=()  # mpirun -x NAME: the environment the MPI program needs
 note=""  # "not counted: REASON" for a row that does not measure the estimate
+# A second MPI build, measured beside the code as shipped and shown as a
+# reference row (not counted): the code's own compile-time option in
+# variant_file, changed by the sed expression variant_edit.
+variant="" variant_file="" variant_edit="" variant_note=""
 case "$code" in
   prk_stencil)
     size=${size:-256}
@@ -255,6 +261,14 @@ case "$code" in
     done
     mpi_args() { echo "-s $((size / $(cube_root "$1"))) -i $iters -q"; }
     what="LULESH 2.0, ${size}^3 elements global, $iters cycles"
+    # As shipped (SEDOV_SYNC_POS_VEL_EARLY), each rank keeps the nodes its
+    # elements touch, sums their forces on both sides of a boundary, and
+    # then still sends positions and velocities from one side: 20 % more
+    # than one owner per node needs. Its option _NONE leaves out that
+    # resend.
+    variant=SEDOV_SYNC_POS_VEL_NONE variant_file=lulesh.h
+    variant_edit='s/^#define SEDOV_SYNC_POS_VEL_EARLY 1$/#define SEDOV_SYNC_POS_VEL_NONE 1/'
+    variant_note="not counted: the code's own option, forces summed on both sides of a boundary and positions not resent"
     ;;
   minife)
     size=${size:-10}
@@ -318,22 +332,40 @@ for p in "${counts[@]}"; do
     { tail -5 "$out/mpi_p$p.log" >&2; echo "validate_public.sh: MPI run failed" >&2; exit 1; }
 done
 
+if [ -n "$variant" ]; then
+  vwork="$out/src-$variant"
+  rm -rf "$vwork" && cp -r "$work" "$vwork"
+  sed -i "$variant_edit" "$vwork/$variant_file"
+  grep -q "$variant" "$vwork/$variant_file" ||
+    { echo "validate_public.sh: $variant_file has no line to switch to $variant" >&2; exit 1; }
+  $cxx -O2 "${incs[@]/#-I$work/-I$vwork}" ${mpi_defs[@]+"${mpi_defs[@]}"} -o "$out/mpi_program_$variant" \
+    "${mpi[@]/#$work/$vwork}" -lm
+  for p in "${counts[@]}"; do
+    echo "[public] MPI run with $variant on $p processes" >&2
+    (cd "$out" && mpirun "${flags[@]}" -np "$p" -x LD_PRELOAD="$lib" -x CA_PMPI_OUT="$out/measured_${variant}_p$p.json" \
+      ${mpi_env[@]+"${mpi_env[@]}"} "$out/mpi_program_$variant" $(mpi_args "$p")) > "$out/mpi_${variant}_p$p.log" 2>&1 ||
+      { tail -5 "$out/mpi_${variant}_p$p.log" >&2; echo "validate_public.sh: MPI run with $variant failed" >&2; exit 1; }
+  done
+fi
+
 if [ $measure_only = 1 ]; then
   echo "[public] measured only: $out/measured_p*.json" >&2
   exit 0
 fi
 
-rows=$(python3 - "$out" "$code" "$what" "$opt" "$note" "${counts[@]}" <<'EOF'
+rows=$(python3 - "$out" "$code" "$what" "$opt" "$note" "$variant" "$variant_note" "${counts[@]}" <<'EOF'
 import json, sys
-out, code, what, opt, note, counts = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6:]
+out, code, what, opt, note, variant, variant_note = sys.argv[1:8]
+counts = sys.argv[8:]
 levels = opt.split(",")
 doc = {l: json.load(open(f"{out}/estimate{l}.json")) for l in levels}
 est = {l: {e["n"]: e for e in doc[l]["procs"]} for l in levels}
 short = {"MPI_Allreduce": "Allreduce", "MPI_Bcast": "Bcast", "MPI_Reduce": "Reduce", "MPI_Barrier": "Barrier",
          "MPI_Allgather": "Allgather", "MPI_Allgatherv": "Allgatherv", "MPI_Gather": "Gather",
          "MPI_Scatter": "Scatter", "MPI_Alltoall": "Alltoall", "MPI_Alltoallv": "Alltoallv"}
-for p in counts:
-    m = json.load(open(f"{out}/measured_p{p}.json"))
+measured = [(code, "", note)] + ([(f"{code} ({variant})", f"{variant}_", variant_note)] if variant else [])
+for (name, prefix, row_note), p in ((v, p) for v in measured for p in counts):
+    m = json.load(open(f"{out}/measured_{prefix}p{p}.json"))
     mit = m.get("iterations", 0)
     mcoll = ", ".join(f"{short.get(k, k)} {v['calls']}" for k, v in sorted(m.get("collectives", {}).items())) or "none"
     per = [r["total_bytes"] for r in m.get("per_iteration", [])]
@@ -348,13 +380,13 @@ for p in counts:
             acc = f"{100 * (1 - abs(e['total_bytes'] - m['total_bytes']) / m['total_bytes']):.1f}%"
         else:  # nothing measured: exact if nothing estimated, else no ratio
             acc = "100.0%" if e["total_bytes"] == 0 else "n/a"
-        print(f"| {code} | {what} | {l} | {p} | {mit} / {eit} | {m['total_bytes']:,} | {e['total_bytes']:,} "
+        print(f"| {name} | {what} | {l} | {p} | {mit} / {eit} | {m['total_bytes']:,} | {e['total_bytes']:,} "
               f"| {acc} "
               f"| {m['p2p_bytes']:,} / {m['collective_bytes']:,} | {e['p2p_bytes']:,} / {e['collective_bytes']:,} "
               f"| {m['p2p_messages']:,} / {e['p2p_messages']:,} "
               f"| {m['collective_calls']:,} ({mcoll}) / {e['allreduces'] + e['broadcasts']:,} ({ecoll}; "
               f"{e['collective_calls']:,} fused) "
-              f"| {mper} / {e['per_iteration_bytes']:,.0f} | {e.get('distribution', '')} | {note} |")
+              f"| {mper} / {e['per_iteration_bytes']:,.0f} | {e.get('distribution', '')} | {row_note} |")
 if len(levels) > 1:
     # (max - min) / min of the estimates over the levels, the largest over P
     spread = max((max(t) - min(t)) / min(t) if min(t) else 0.0
