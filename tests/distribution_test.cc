@@ -58,6 +58,30 @@ DistributionMap map_of(const std::string& text) {
   return DistributionMap::parse(in, "map");
 }
 
+// The kept candidate: the fastest of those that share data and work
+// between half and twice the mean; else of those sharing data; else any.
+TEST(Distribution, KeptCandidateSharesTheWork) {
+  auto candidate = [](double seconds, std::vector<std::uint64_t> work) {
+    CommEstimate e;
+    e.exchange_seconds = seconds;
+    e.process_work = std::move(work);
+    return e;
+  };
+  const std::vector<std::uint64_t> even_data{100, 100, 100, 100};
+  // Faster, but one process computes 2.3 times the mean (LULESH's
+  // proportional cut at 64 processes): the balanced one is kept.
+  std::vector<CommEstimate> costed{candidate(1.0, {230, 57, 57, 56}), candidate(1.1, {100, 100, 100, 100})};
+  EXPECT_EQ(estimate_internal::keep_fastest(costed, {even_data, even_data}), 1u);
+  // Twice the mean is still a share.
+  costed[0].process_work = {200, 67, 67, 66};
+  EXPECT_EQ(estimate_internal::keep_fastest(costed, {even_data, even_data}), 0u);
+  // Work uneven in every candidate (the program's own): the data decides.
+  costed = {candidate(1.0, {300, 40, 30, 30}), candidate(1.1, {300, 40, 30, 30}), candidate(0.9, {400, 0, 0, 0})};
+  EXPECT_EQ(estimate_internal::keep_fastest(costed, {even_data, even_data, {400, 0, 0, 0}}), 0u);
+  // Nothing shares the data: the fastest.
+  EXPECT_EQ(estimate_internal::keep_fastest(costed, {{400, 0, 0, 0}, {400, 0, 0, 0}, {0, 400, 0, 0}}), 2u);
+}
+
 TEST(Distribution, PointerSwapJacobiUnderTwoByTwoBlocksSendsEachHaloBothWays) {
   constexpr std::uint64_t n = 18;
   constexpr int steps = 6;

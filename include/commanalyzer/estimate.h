@@ -51,6 +51,41 @@ inline bool balanced(const std::vector<std::uint64_t>& share) {
   });
 }
 
+// The candidate an MPI programmer keeps: the one that runs fastest, not the
+// one that sends least, as processes that wait for each other within an
+// iteration (a pipelined sweep cut across its direction) lose what fewer
+// bytes would save (CommEstimate::predicted_seconds). Among decompositions
+// that give every process a share of the data (bytes owned, `owned`) and
+// of the work (values computed) between half and twice the mean: more
+// than twice, and that process's work and memory are no smaller than on
+// half the processes; less than half, and it idles more than half the
+// time. Failing any, among those balanced in data alone: where the
+// program's own work is uneven (a region costed ten times another), every
+// decomposition of its data is, as its MPI version is. Failing that, any.
+// Ties: fewer bytes, then the first.
+inline std::size_t keep_fastest(const std::vector<CommEstimate>& costed,
+                                const std::vector<std::vector<std::uint64_t>>& owned) {
+  // Tier 0: data and work shared; 1: data shared; 2: any.
+  auto eligible = [&](int tier, std::size_t i) {
+    const bool data = std::none_of(owned[i].begin(), owned[i].end(), [](std::uint64_t b) { return b == 0; }) &&
+                      balanced(owned[i]);
+    return tier == 2 || (data && (tier == 1 || balanced(costed[i].process_work)));
+  };
+  for (int tier = 0; tier < 3; ++tier) {
+    std::size_t fastest = costed.size();
+    for (std::size_t i = 0; i < costed.size(); ++i) {
+      if (!eligible(tier, i)) continue;
+      if (fastest == costed.size() || costed[i].predicted_seconds() < costed[fastest].predicted_seconds() ||
+          (costed[i].predicted_seconds() == costed[fastest].predicted_seconds() &&
+           costed[i].total_bytes() < costed[fastest].total_bytes())) {
+        fastest = i;
+      }
+    }
+    if (fastest < costed.size()) return fastest;
+  }
+  return 0;
+}
+
 }  // namespace estimate_internal
 
 template <class ProfileT, SingletonScorer Scorer = DensityDistanceScorer,
@@ -90,41 +125,14 @@ class Estimator {
       run_indexed(candidates.size(), threads, [&](std::size_t i) {
         costed[i] = cost_.estimate(profile_, graph_, index.vertex_owners(candidates[i].node_owner), procs);
       });
-      // An MPI programmer keeps the decomposition that runs fastest, not the
-      // one that sends least: processes that wait for each other within an
-      // iteration (a pipelined sweep cut across its direction) lose what
-      // fewer bytes would save (CommEstimate::predicted_seconds). Ties:
-      // fewer bytes, then the first. A decomposition on P processes gives
-      // each of them a share of the data: one that leaves a process owning
-      // none (a partitioner that put everything on one side), more than
-      // twice the mean (its work, and its memory, are then no smaller than
-      // on half the processes) or less than half of it (idle more than
-      // half the time), is kept only if every candidate does. The data,
-      // not the work measured: where the program's own work is uneven (a
-      // region costed ten times another), every decomposition of its data
-      // is, as its MPI version is.
       std::vector<CandidateCost> tried;
       std::vector<std::vector<std::uint64_t>> owned(candidates.size());  // bytes per process
-      auto shares = [&](std::size_t i) {
-        return std::none_of(owned[i].begin(), owned[i].end(), [](std::uint64_t b) { return b == 0; }) &&
-               estimate_internal::balanced(owned[i]);
-      };
-      bool any_shares = false;
       for (std::size_t i = 0; i < candidates.size(); ++i) {
         owned[i] = index.owned_bytes(candidates[i].node_owner, procs);
-        any_shares = any_shares || shares(i);
-      }
-      std::size_t fastest = candidates.size();
-      for (std::size_t i = 0; i < candidates.size(); ++i) {
         tried.push_back({candidates[i].name, costed[i].total_bytes(), costed[i].compute_seconds,
                          costed[i].exchange_seconds});
-        if (any_shares && !shares(i)) continue;
-        const bool faster =
-            fastest == candidates.size() || costed[i].predicted_seconds() < costed[fastest].predicted_seconds() ||
-            (costed[i].predicted_seconds() == costed[fastest].predicted_seconds() &&
-             costed[i].total_bytes() < costed[fastest].total_bytes());
-        if (faster) fastest = i;
       }
+      const std::size_t fastest = estimate_internal::keep_fastest(costed, owned);
       CommEstimate best = std::move(costed[fastest]);
       const Distribution& kept = candidates[fastest];
       best.distribution = kept.name;
