@@ -34,6 +34,7 @@
 #include "tools/benchgen_command.h"
 #include "tools/builtin_examples.h"
 #include "tools/cli_errors.h"
+#include "tools/compare_command.h"
 #include "tools/distributed_partitioning.h"
 #include "tools/estimate_request.h"
 #include "tools/estimate_run.h"
@@ -50,7 +51,7 @@
 // subcommands write and demo's example.
 ABSL_DECLARE_FLAG(std::string, distribution);  // estimate_request.cc
 
-ABSL_FLAG(std::string, json, "", "also write the estimates as JSON to this file");
+ABSL_FLAG(std::string, json, "", "also write the estimates (compare: the comparison) as JSON to this file");
 ABSL_FLAG(std::string, out, "",
           "also write CSV matrices, SVG heatmaps, estimate.json, the graph (dot) and, for analyze, the "
           "instrumented build and its profile into this directory");
@@ -125,6 +126,25 @@ Usage:
       form (c0 + sum c_k n^i log2(n)^j p^k log2(p)^l; docs/SCALING.md).
       Prints the formulas, the fit beside every analysis, and predictions
       at --predict (default: 2, 4 and 8 times the largest size).
+  commanalyzer compare ESTIMATE.json MEASURED... [--tolerance 8] [--json FILE]
+      The estimate (--json of analyze or estimate) beside measured MPI runs
+      of the same program, one file per process count: the PMPI counter's
+      JSON (examples/measure/pmpi_counter.c; with MPI_Pcontrol marks it
+      counts the same region and iterations) or mpiP's report (no receivers:
+      per process, not per pair; collectives converted to the logical
+      volume, calls = records / N; bytes exact with MPIP=-e, else to 4
+      digits). Prints per process count: measured and estimated bytes,
+      accuracy = 1 - |est - meas| / meas on total bytes and the share of
+      the error in point-to-point and collective bytes (as
+      docs/VALIDATION.md), messages; then per process, per pair (src ->
+      dst, the estimate's process numbers) and per iteration, measured
+      beside estimated bytes and messages; and the measured MPI call sites
+      beside the estimate's sites. '!' marks a difference larger than
+      --tolerance percent of the larger side (default 8, the paper's bound
+      on a whole program's error: a marked pair is further off than the
+      whole program may be); a pair only one side has is always marked.
+      A missing or unreadable file, a file of another format and a
+      measured process count the estimate does not have are bad input.
   commanalyzer help
       This text, with every flag and its default.
 
@@ -169,7 +189,7 @@ const std::map<std::string, std::string, std::less<>> kFlagCommands = {
     {"output", "build"},          {"n", "demo"},     {"steps", "demo"},
     {"csv", "trace"},             {"nodes", "place"}, {"cores_per_node", "place"},
     {"rankfile", "place"},        {"hosts", "place"},  {"sizes", "model"},      {"predict", "model"},
-    {"extrap", "model"}};
+    {"extrap", "model"}, {"tolerance", "compare"}};
 
 // Appends `text` to `out`, wrapped at 78 columns after `indent` spaces.
 void append_wrapped(std::string& out, const std::string& text, std::size_t indent) {
@@ -422,6 +442,13 @@ int build(int argc, char** argv) {
   return 0;
 }
 
+int compare(int argc, char** argv) {
+  std::vector<char*> rest{argv[0]};
+  for (int i = 2; i < argc; ++i) rest.push_back(with_underscores(argv[i]));
+  check_flags(rest);
+  return compare_command(absl::ParseCommandLine(static_cast<int>(rest.size()), rest.data()), absl::GetFlag(FLAGS_json));
+}
+
 int estimate(const std::vector<char*>& positional, const EstimateRequest& request, const ReportOutputs& outputs) {
   ProfileInfo info;
   const LoadedProfile profile = load_profile(profile_argument(positional, "estimate"), &info);
@@ -441,6 +468,7 @@ int run(int argc, char** argv) {
   }
   const std::string command = argv[1];
   if (command == "build") return build(argc, argv);
+  if (command == "compare") return compare(argc, argv);
   const auto sub = kSubcommands.find(command);
   if (sub == kSubcommands.end()) {
     throw UsageError(absl::StrCat("unknown command '", command, "' (try: commanalyzer help)"));
