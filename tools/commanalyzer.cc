@@ -106,7 +106,10 @@ Usage:
       rank lists). Build: mpicc DIR/bench.c -IDIR -o bench; run: mpirun -np P
       ./bench. Before its communication each iteration busy-waits
       --compute_ns (default 1) ns per value instance its busiest process
-      computes; --compute_ns 0: communication only.
+      computes; --compute_ns 0: communication only. At the end the
+      benchmark prints the bytes (logical volume) and messages it sent per
+      iteration, as the estimate counts them, and the slowest rank's
+      seconds per iteration.
   commanalyzer place PROFILE --procs P --nodes K --cores-per-node C
                      [--rankfile FILE] [--hosts NAME,NAME,...]
       Estimates the P x P matrix from a saved profile (as estimate does,
