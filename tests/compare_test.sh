@@ -8,6 +8,8 @@
 #     computes from the same files (docs/VALIDATION.md's numbers), and the
 #     estimate differs from the measurement (the comparison is not of a
 #     thing with itself);
+#   * --baseline: with the one-step run's estimate and measurement, both
+#     sides are compared less it;
 #   * the fixtures (tests/compare/): a pair off by 9 % is marked at the
 #     default tolerance and not at --tolerance 10; an mpiP report is read;
 #   * bad input ends with status 2 and a message naming it, and no output.
@@ -60,6 +62,34 @@ sys.exit(1 if errors else 0)
 PY
 grep -q "^average accuracy" "$tmp/compare.txt" || fail "no average accuracy line"
 
+# --baseline: the same program with one step, estimated and measured at 2
+# processes; each side is compared less its baseline.
+"$tool" analyze "$heat2d" --procs 2 --json "$tmp/estimate_1.json" -- 48 1 > "$tmp/analyze_1.log" 2>&1 ||
+  { cat "$tmp/analyze_1.log"; fail "analyze heat2d, one step"; }
+CA_BUILD_DIR="$tmp/reference" CA_PMPI_OUT="$tmp/measured_1_p2.json" "$reference" heat2d 2 48 1 \
+  > "$tmp/reference_1.log" 2>&1 || { cat "$tmp/reference_1.log"; fail "MPI reference heat2d, one step"; }
+"$tool" compare "$tmp/estimate.json" "$tmp/measured_p2.json" --baseline "$tmp/estimate_1.json,$tmp/measured_1_p2.json" \
+  --json "$tmp/kernel.json" > "$tmp/kernel.txt" || fail "compare --baseline"
+cat "$tmp/kernel.txt"
+python3 - "$tmp/kernel.json" "$tmp/estimate.json" "$tmp/estimate_1.json" "$tmp/measured_p2.json" "$tmp/measured_1_p2.json" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))["runs"][0]
+est, est_1 = (json.load(open(f))["procs"][0] for f in sys.argv[2:4])
+meas, meas_1 = (json.load(open(f)) for f in sys.argv[4:6])
+want = {"measured": meas["total_bytes"] - meas_1["total_bytes"], "estimated": est["total_bytes"] - est_1["total_bytes"]}
+got = {k: run["total_bytes"][k] for k in want}
+errors = []
+if got != want:
+    errors.append("total bytes less the baseline: %s, want %s" % (got, want))
+if len(run["iterations"]) != meas["iterations"] - meas_1["iterations"]:
+    errors.append("%d iterations compared, want %d" % (len(run["iterations"]), meas["iterations"] - meas_1["iterations"]))
+if run["accuracy"] != 1 - abs(want["estimated"] - want["measured"]) / want["measured"]:
+    errors.append("accuracy %r" % run["accuracy"])
+for e in errors:
+    print("FAIL --baseline:", e)
+sys.exit(1 if errors else 0)
+PY
+
 # --- Fixtures: marks at the default tolerance (8 %) and at 10 %.
 "$tool" compare "$fixtures/estimate_p3.json" "$fixtures/pmpi_p3.json" > "$tmp/p3.txt" || fail "compare fixtures"
 cat "$tmp/p3.txt"
@@ -96,6 +126,10 @@ expect_error "measured on 3 processes; the estimate .* has 2, 4" "$tool" compare
 expect_error "not an estimate" "$tool" compare "$tmp/measured_p2.json" "$tmp/measured_p4.json" --json "$tmp/bad.json"
 expect_error "both measured 2 processes" "$tool" compare "$tmp/estimate.json" "$tmp/measured_p2.json" "$tmp/measured_p2.json"
 expect_error "at least one measured run" "$tool" compare "$tmp/estimate.json"
+expect_error "the baseline has more" "$tool" compare "$tmp/estimate_1.json" "$tmp/measured_1_p2.json" \
+  --baseline "$tmp/estimate.json,$tmp/measured_p2.json" --json "$tmp/bad.json"
+expect_error "no measurement on 4 processes" "$tool" compare "$tmp/estimate.json" "$tmp/measured_p4.json" \
+  --baseline "$tmp/estimate_1.json,$tmp/measured_1_p2.json" --json "$tmp/bad.json"
 expect_error "--tolerance" "$tool" compare "$tmp/estimate.json" "$tmp/measured_p2.json" --tolerance -1
 expect_error "--json" "$tool" compare "$tmp/estimate.json" "$tmp/measured_p2.json" --json "$tmp/measured_p2.json"
 expect_error "unknown flag '--bogus'" "$tool" compare "$tmp/estimate.json" "$tmp/measured_p2.json" --bogus

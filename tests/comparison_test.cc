@@ -117,6 +117,32 @@ TEST(Comparison, RefusesAnotherProcessCount) {
   EXPECT_THROW(compare_run(estimate_p3(), m), MeasurementError);
 }
 
+TEST(Comparison, BaselineRunsCancel) {
+  const Measurement run = pmpi(fixture("pmpi_p3.json"));
+  Measurement base = run;  // a one-iteration run: every count halved, the first iteration only
+  for (auto* v : {&base.matrix, &base.messages_matrix, &base.sent_bytes, &base.sent_messages}) {
+    for (std::uint64_t& x : *v) x /= 2;
+  }
+  base.p2p_bytes /= 2, base.p2p_messages /= 2, base.collective_bytes /= 2, base.collective_calls /= 2;
+  base.iteration_bytes.resize(1);
+  const Measurement kernel = subtract(run, base);
+  EXPECT_EQ(kernel.p2p_bytes, 3220u - 1610u);
+  EXPECT_EQ(kernel.pair_bytes(1, 2), 550u);
+  EXPECT_EQ(kernel.pair_messages(2, 1), 1u);  // 1 - 1 / 2
+  EXPECT_EQ(kernel.sent_bytes[2], 560u);
+  EXPECT_EQ(kernel.iteration_bytes, (std::vector<std::uint64_t>{1700}));
+  EXPECT_THROW(subtract(base, run), MeasurementError);  // the baseline larger than the run
+
+  EstimatedRun e = estimate_p3(), e_base = estimate_p3();
+  e_base.matrix[1] = 400, e_base.p2p_bytes = 400, e_base.iteration_bytes.resize(1);
+  const EstimatedRun e_kernel = subtract(e, e_base);
+  EXPECT_EQ(e_kernel.pair_bytes(0, 1), 600u);
+  EXPECT_EQ(e_kernel.p2p_bytes, 2600u);
+  EXPECT_EQ(e_kernel.collective_bytes, 0u);
+  EXPECT_EQ(e_kernel.iteration_bytes, (std::vector<std::uint64_t>{1532}));
+  EXPECT_EQ(compare_run(e_kernel, kernel).procs, 3);
+}
+
 TEST(MpipReport, ReadsTheDocumentedFormat) {
   const Measurement m = mpip(fixture("mpip_p4.txt"));
   EXPECT_EQ(m.tool, "mpiP");

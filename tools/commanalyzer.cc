@@ -130,6 +130,7 @@ Usage:
       Prints the formulas, the fit beside every analysis, and predictions
       at --predict (default: 2, 4 and 8 times the largest size).
   commanalyzer compare ESTIMATE.json MEASURED... [--tolerance 8] [--json FILE]
+                       [--baseline ESTIMATE.json,MEASURED,...]
       The estimate (--json of analyze or estimate) beside measured MPI runs
       of the same program, one file per process count: the PMPI counter's
       JSON (examples/measure/pmpi_counter.c; with MPI_Pcontrol marks it
@@ -146,8 +147,13 @@ Usage:
       --tolerance percent of the larger side (default 8, the paper's bound
       on a whole program's error: a marked pair is further off than the
       whole program may be); a pair only one side has is always marked.
-      A missing or unreadable file, a file of another format and a
-      measured process count the estimate does not have are bad input.
+      --baseline names the same files for a shorter run of the same
+      programs (e.g. one iteration): each side is compared less its
+      baseline, so that what both runs do outside the kernel (set-up,
+      reading input, a final gather) cancels, for MPI codes without
+      MPI_Pcontrol marks. A missing or unreadable file, a file of another
+      format, a measured process count the estimate does not have and a
+      baseline larger than its run are bad input.
   commanalyzer help
       This text, with every flag and its default.
 
@@ -192,7 +198,7 @@ const std::map<std::string, std::string, std::less<>> kFlagCommands = {
     {"output", "build"},          {"n", "demo"},     {"steps", "demo"},
     {"csv", "trace"},             {"nodes", "place"}, {"cores_per_node", "place"},
     {"rankfile", "place"},        {"hosts", "place"},  {"sizes", "model"},      {"predict", "model"},
-    {"extrap", "model"}, {"tolerance", "compare"}};
+    {"extrap", "model"}, {"tolerance", "compare"}, {"baseline", "compare"}};
 
 // Appends `text` to `out`, wrapped at 78 columns after `indent` spaces.
 void append_wrapped(std::string& out, const std::string& text, std::size_t indent) {

@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "commanalyzer/comparison.h"
 #include "commanalyzer/estimate_json.h"
 #include "commanalyzer/measurement.h"
@@ -25,6 +26,10 @@
 ABSL_FLAG(double, tolerance, 8.0,
           "compare: mark a difference (per process, pair, iteration or total) when |estimated - measured| exceeds "
           "this percentage of the larger side (default 8: the paper's bound on a whole program's error, Table 2)");
+
+ABSL_FLAG(std::string, baseline, "",
+          "compare: ESTIMATE.json,MEASURED,... of a shorter run of the same programs (e.g. one iteration): each side is "
+          "compared less its baseline, so that what both runs do (set-up, input, a final gather) cancels");
 
 namespace commanalyzer::cli {
 namespace {
@@ -164,6 +169,84 @@ nlohmann::json comparison_json(const RunComparison& c, const MeasuredRun& run) {
   return out;
 }
 
+std::vector<EstimatedRun> read_estimate(const std::string& path) {
+  try {
+    std::istringstream in(read_input(path));
+    return read_estimate_json(in);
+  } catch (const MeasurementError& e) {
+    throw UsageError(absl::StrCat("compare: '", path, "': ", e.what()));
+  }
+}
+
+// One measured run per process count, each a count `estimate` has.
+std::vector<MeasuredRun> read_measured(const std::vector<std::string>& paths, const std::vector<EstimatedRun>& estimate,
+                                       const std::string& estimate_path) {
+  std::vector<std::string> counts;
+  for (const EstimatedRun& e : estimate) counts.push_back(absl::StrCat(e.procs));
+  std::vector<MeasuredRun> runs;
+  std::map<int, std::string> seen;
+  for (const std::string& path : paths) {
+    MeasuredRun run{path, read_measurement(path)};
+    const int procs = run.measurement.procs;
+    if (std::none_of(estimate.begin(), estimate.end(), [procs](const EstimatedRun& e) { return e.procs == procs; })) {
+      throw UsageError(absl::StrCat("compare: '", path, "' was measured on ", procs, " processes; the estimate '",
+                                    estimate_path, "' has ", absl::StrJoin(counts, ", "), " (estimate with --procs ",
+                                    procs, ")"));
+    }
+    if (const auto [it, added] = seen.emplace(procs, path); !added) {
+      throw UsageError(absl::StrCat("compare: '", it->second, "' and '", path, "' both measured ", procs, " processes"));
+    }
+    runs.push_back(std::move(run));
+  }
+  std::sort(runs.begin(), runs.end(),
+            [](const MeasuredRun& a, const MeasuredRun& b) { return a.measurement.procs < b.measurement.procs; });
+  return runs;
+}
+
+const EstimatedRun& at_procs(const std::vector<EstimatedRun>& runs, int procs) {
+  return *std::find_if(runs.begin(), runs.end(), [procs](const EstimatedRun& e) { return e.procs == procs; });
+}
+
+// What is compared: for each measured run, the estimate for its count;
+// with --baseline, both less the baseline run's.
+struct Inputs {
+  std::string description;  // what the files are
+  std::vector<MeasuredRun> measured;
+  std::vector<EstimatedRun> estimated;  // one per measured run, in its order
+};
+
+Inputs read_inputs(const std::vector<std::string>& files, const std::vector<std::string>& baseline) {
+  Inputs inputs;
+  const std::vector<EstimatedRun> estimate = read_estimate(files[0]);
+  inputs.measured = read_measured({files.begin() + 1, files.end()}, estimate, files[0]);
+  inputs.description = absl::StrCat("estimate ", files[0], " beside ", inputs.measured.size(), " measured run(s)");
+  if (baseline.empty()) {
+    for (const MeasuredRun& run : inputs.measured) inputs.estimated.push_back(at_procs(estimate, run.measurement.procs));
+    return inputs;
+  }
+  if (baseline.size() < 2) throw UsageError("--baseline: give the shorter run's estimate, then its measurements");
+  const std::vector<EstimatedRun> base_estimate = read_estimate(baseline[0]);
+  const std::vector<MeasuredRun> base_measured =
+      read_measured({baseline.begin() + 1, baseline.end()}, base_estimate, baseline[0]);
+  for (MeasuredRun& run : inputs.measured) {
+    const int procs = run.measurement.procs;
+    const auto base = std::find_if(base_measured.begin(), base_measured.end(),
+                                   [procs](const MeasuredRun& b) { return b.measurement.procs == procs; });
+    if (base == base_measured.end()) {
+      throw UsageError(absl::StrCat("--baseline: no measurement on ", procs, " processes (for '", run.path, "')"));
+    }
+    try {
+      run.measurement = subtract(run.measurement, base->measurement);
+      inputs.estimated.push_back(subtract(at_procs(estimate, procs), at_procs(base_estimate, procs)));
+    } catch (const MeasurementError& e) {
+      throw UsageError(absl::StrCat("--baseline: '", run.path, "' less '", base->path, "': ", e.what()));
+    }
+    run.path = absl::StrCat(run.path, " - ", base->path);
+  }
+  absl::StrAppend(&inputs.description, ", each less the baseline run (estimate ", baseline[0], ")");
+  return inputs;
+}
+
 }  // namespace
 
 int compare_command(const std::vector<char*>& positional, const std::string& json) {
@@ -176,49 +259,23 @@ int compare_command(const std::vector<char*>& positional, const std::string& jso
   if (!(tolerance >= 0 && tolerance <= 100)) {
     throw UsageError(absl::StrCat("--tolerance: ", tolerance, " is not a percentage between 0 and 100"));
   }
-  std::vector<std::filesystem::path> inputs(positional.begin() + 1, positional.end());
+  const std::vector<std::string> files(positional.begin() + 1, positional.end());
+  const std::vector<std::string> baseline = absl::StrSplit(absl::GetFlag(FLAGS_baseline), ',', absl::SkipEmpty());
+  std::vector<std::filesystem::path> inputs(files.begin(), files.end());
+  inputs.insert(inputs.end(), baseline.begin(), baseline.end());
   note_input_files(inputs);
   if (!json.empty()) check_output_file("--json", json);
   // Every input read and checked before anything is printed.
-  const std::string estimate_path = positional[1];
-  std::vector<EstimatedRun> estimates;
-  try {
-    std::istringstream in(read_input(estimate_path));
-    estimates = read_estimate_json(in);
-  } catch (const MeasurementError& e) {
-    throw UsageError(absl::StrCat("compare: '", estimate_path, "': ", e.what()));
-  }
-  std::map<int, const EstimatedRun*> by_procs;
-  for (const EstimatedRun& e : estimates) by_procs[e.procs] = &e;
-  std::vector<std::string> counts;
-  for (const auto& [procs, run] : by_procs) counts.push_back(absl::StrCat(procs));
-  std::vector<MeasuredRun> measured;
-  std::map<int, std::string> seen;
-  for (std::size_t i = 2; i < positional.size(); ++i) {
-    MeasuredRun run{positional[i], read_measurement(positional[i])};
-    const int procs = run.measurement.procs;
-    if (!by_procs.count(procs)) {
-      throw UsageError(absl::StrCat("compare: '", run.path, "' was measured on ", procs, " processes; the estimate '",
-                                    estimate_path, "' has ", absl::StrJoin(counts, ", "), " (estimate with --procs ",
-                                    procs, ")"));
-    }
-    if (const auto [it, added] = seen.emplace(procs, run.path); !added) {
-      throw UsageError(absl::StrCat("compare: '", it->second, "' and '", run.path, "' both measured ", procs, " processes"));
-    }
-    measured.push_back(std::move(run));
-  }
-  std::sort(measured.begin(), measured.end(),
-            [](const MeasuredRun& a, const MeasuredRun& b) { return a.measurement.procs < b.measurement.procs; });
-
+  const Inputs in = read_inputs(files, baseline);
   const ComparisonRule rule{tolerance / 100};
   std::vector<RunComparison> comparisons;
-  for (const MeasuredRun& run : measured) {
-    comparisons.push_back(compare_run(*by_procs.at(run.measurement.procs), run.measurement, rule));
+  for (std::size_t k = 0; k < in.measured.size(); ++k) {
+    comparisons.push_back(compare_run(in.estimated[k], in.measured[k].measurement, rule));
   }
   std::cout << absl::StrFormat(
-      "estimate %s beside %d measured run(s); accuracy = 1 - |est - meas| / meas on total bytes; '!' marks a "
-      "difference larger than %g%% of the larger side\n\n",
-      estimate_path, measured.size(), tolerance);
+      "%s; accuracy = 1 - |est - meas| / meas on total bytes; '!' marks a difference larger than %g%% of the "
+      "larger side\n\n",
+      in.description, tolerance);
   std::cout << " procs  measured B  estimated B  accuracy    d p2p   d coll   msgs meas   msgs est  measured by\n";
   double sum = 0;
   const RunComparison* worst = nullptr;
@@ -227,7 +284,7 @@ int compare_command(const std::vector<char*>& positional, const std::string& jso
     std::cout << absl::StrFormat("%s%5d %11d %12d %8.1f%% %8s %8s %s%10d %10d  %s (%s)\n", mark(c.total_bytes), c.procs,
                                  c.total_bytes.measured, c.total_bytes.estimated, 100 * c.accuracy, percent(c.d_p2p),
                                  percent(c.d_coll), mark(c.messages), c.messages.measured, c.messages.estimated,
-                                 measured[k].measurement.tool, measured[k].path);
+                                 in.measured[k].measurement.tool, in.measured[k].path);
     sum += c.accuracy;
     if (worst == nullptr || c.accuracy < worst->accuracy) worst = &c;
   }
@@ -236,27 +293,27 @@ int compare_command(const std::vector<char*>& positional, const std::string& jso
                                100 * (1 - worst->accuracy), worst->procs);
   for (std::size_t k = 0; k < comparisons.size(); ++k) {
     const RunComparison& c = comparisons[k];
-    const Measurement& m = measured[k].measurement;
-    std::cout << absl::StrFormat("\n%d processes, measured / estimated: point-to-point bytes %s, messages %s; collective bytes %s, calls "
-                                 "%d / %d\n",
-                                 c.procs, side_by_side(c.p2p_bytes),
-                                 side_by_side({by_procs.at(c.procs)->p2p_messages, m.p2p_messages,
-                                               rule.marks(by_procs.at(c.procs)->p2p_messages, m.p2p_messages)}),
-                                 side_by_side(c.collective_bytes), m.collective_calls,
-                                 by_procs.at(c.procs)->collective_calls);
+    const Measurement& m = in.measured[k].measurement;
+    const EstimatedRun& e = in.estimated[k];
+    const Difference p2p_messages{e.p2p_messages, m.p2p_messages, rule.marks(e.p2p_messages, m.p2p_messages)};
+    std::cout << absl::StrFormat(
+        "\n%d processes, measured / estimated: point-to-point bytes %s, messages %s; collective bytes %s, calls %d / %d\n",
+        c.procs, side_by_side(c.p2p_bytes), side_by_side(p2p_messages), side_by_side(c.collective_bytes),
+        m.collective_calls, e.collective_calls);
     for (const std::string& note : m.notes) std::cout << "  note: " << note << "\n";
     print_processes(c);
     print_pairs(c);
     print_iterations(c);
-    print_sites(*by_procs.at(c.procs), m);
+    print_sites(e, m);
   }
   if (!json.empty()) {
     nlohmann::json doc = {{"format", "commanalyzer-comparison-1"},
-                          {"estimate", estimate_path},
+                          {"estimate", files[0]},
+                          {"baseline", baseline},
                           {"tolerance", rule.tolerance},
                           {"average_accuracy", average},
                           {"runs", nlohmann::json::array()}};
-    for (std::size_t k = 0; k < comparisons.size(); ++k) doc["runs"].push_back(comparison_json(comparisons[k], measured[k]));
+    for (std::size_t k = 0; k < comparisons.size(); ++k) doc["runs"].push_back(comparison_json(comparisons[k], in.measured[k]));
     write_atomically(json, [&](std::ostream& o) { o << doc.dump(1) << "\n"; });
   }
   return 0;

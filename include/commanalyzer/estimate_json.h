@@ -85,6 +85,33 @@ inline std::vector<EstimatedRun> read_estimate_json(std::istream& in) {
   return runs;
 }
 
+// `run` less `baseline`, the estimate of the same program with fewer
+// iterations on as many processes: as subtract() of two Measurements
+// (measurement.h), sites by source line.
+inline EstimatedRun subtract(const EstimatedRun& run, const EstimatedRun& baseline) {
+  using measurement_internal::less;
+  if (run.procs != baseline.procs) {
+    throw MeasurementError(absl::StrCat("the baseline estimate is for ", baseline.procs, " processes, the run's for ", run.procs));
+  }
+  EstimatedRun e = run;
+  e.p2p_bytes = less(run.p2p_bytes, baseline.p2p_bytes, "point-to-point bytes");
+  e.p2p_messages = less(run.p2p_messages, baseline.p2p_messages, "point-to-point messages");
+  e.collective_bytes = less(run.collective_bytes, baseline.collective_bytes, "collective bytes");
+  e.collective_calls = less(run.collective_calls, baseline.collective_calls, "collective calls");
+  e.matrix = less(run.matrix, baseline.matrix, "bytes of a pair");
+  e.messages_matrix = less(run.messages_matrix, baseline.messages_matrix, "messages of a pair");
+  e.iteration_bytes = measurement_internal::later(run.iteration_bytes, baseline.iteration_bytes);
+  for (EstimatedSite& site : e.sites) {
+    for (const EstimatedSite& base : baseline.sites) {
+      if (base.location == site.location) {
+        site.bytes = less(site.bytes, base.bytes, "bytes at a site");
+        site.messages = less(site.messages, base.messages, "messages at a site");
+      }
+    }
+  }
+  return e;
+}
+
 }  // namespace commanalyzer
 
 #endif  // COMMANALYZER_ESTIMATE_JSON_H_

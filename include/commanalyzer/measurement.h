@@ -105,7 +105,62 @@ inline std::vector<std::uint64_t> sent_by_rank(const std::vector<std::uint64_t>&
   return out;
 }
 
+// a - b, element by element for counts per rank or pair; throws when b has
+// more than a.
+inline std::uint64_t less(std::uint64_t a, std::uint64_t b, const char* what) {
+  if (b > a) throw MeasurementError(absl::StrCat("the baseline has more ", what, " (", b, ") than the run (", a, ")"));
+  return a - b;
+}
+
+inline std::vector<std::uint64_t> less(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b,
+                                       const char* what) {
+  if (a.size() != b.size()) throw MeasurementError(absl::StrCat("the baseline's ", what, " has another size"));
+  std::vector<std::uint64_t> out(a.size());
+  for (std::size_t k = 0; k < a.size(); ++k) out[k] = less(a[k], b[k], what);
+  return out;
+}
+
+// The run's iterations after as many as the baseline has.
+inline std::vector<std::uint64_t> later(const std::vector<std::uint64_t>& run, const std::vector<std::uint64_t>& baseline) {
+  if (baseline.size() >= run.size()) return {};
+  return {run.begin() + static_cast<std::ptrdiff_t>(baseline.size()), run.end()};
+}
+
 }  // namespace measurement_internal
+
+// `run` less `baseline`: the same program measured on as many processes
+// with fewer iterations (e.g. one), so that what both runs do (set-up,
+// reading input, a final gather) cancels and the extra iterations remain.
+// Totals, matrices, what each rank sent and call sites (by ID) are
+// subtracted; the iterations are the run's after as many as the baseline
+// marked. Throws MeasurementError when the baseline has more of something.
+inline Measurement subtract(const Measurement& run, const Measurement& baseline) {
+  using measurement_internal::less;
+  if (run.procs != baseline.procs || run.tool != baseline.tool || run.has_pairs() != baseline.has_pairs() ||
+      run.sent_bytes.size() != baseline.sent_bytes.size()) {
+    throw MeasurementError(absl::StrCat("the baseline (", baseline.tool, ", ", baseline.procs,
+                                        " processes) is not measured as the run is (", run.tool, ", ", run.procs, ")"));
+  }
+  Measurement m = run;
+  m.p2p_bytes = less(run.p2p_bytes, baseline.p2p_bytes, "point-to-point bytes");
+  m.p2p_messages = less(run.p2p_messages, baseline.p2p_messages, "point-to-point messages");
+  m.collective_bytes = less(run.collective_bytes, baseline.collective_bytes, "collective bytes");
+  m.collective_calls = less(run.collective_calls, baseline.collective_calls, "collective calls");
+  m.matrix = less(run.matrix, baseline.matrix, "bytes of a pair");
+  m.messages_matrix = less(run.messages_matrix, baseline.messages_matrix, "messages of a pair");
+  m.sent_bytes = less(run.sent_bytes, baseline.sent_bytes, "bytes sent by a rank");
+  m.sent_messages = less(run.sent_messages, baseline.sent_messages, "messages sent by a rank");
+  m.iteration_bytes = measurement_internal::later(run.iteration_bytes, baseline.iteration_bytes);
+  for (MeasuredSite& site : m.sites) {
+    for (const MeasuredSite& base : baseline.sites) {
+      if (base.id == site.id && base.call == site.call) {
+        site.bytes = less(site.bytes, base.bytes, "bytes at a call site");
+        site.calls = less(site.calls, base.calls, "calls at a call site");
+      }
+    }
+  }
+  return m;
+}
 
 // The PMPI counter's JSON (examples/measure/pmpi_counter.c): totals,
 // matrices, and the bytes of each iteration marked with MPI_Pcontrol(2).
