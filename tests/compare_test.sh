@@ -136,6 +136,7 @@ expect_error "unknown flag '--bogus'" "$tool" compare "$tmp/estimate.json" "$tmp
 set -e
 [ ! -e "$tmp/bad.json" ] && [ ! -e "$tmp/bad.json.partial" ] || fail "a failed compare left its --json"
 python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$tmp/measured_p2.json" || fail "--json overwrote an input"
-"$tool" help | grep -q "commanalyzer compare ESTIMATE.json MEASURED" || fail "help does not describe compare"
-"$tool" help | grep -q -- "--tolerance (default: 8)" || fail "help does not list --tolerance"
+help=$("$tool" help) || fail "help exited $?"
+grep -q "commanalyzer compare ESTIMATE.json MEASURED" <<<"$help" || fail "help does not describe compare"
+grep -q -- "--tolerance (default: 8)" <<<"$help" || fail "help does not list --tolerance"
 echo PASS

@@ -27,9 +27,10 @@ ABSL_FLAG(double, tolerance, 8.0,
           "compare: mark a difference (per process, pair, iteration or total) when |estimated - measured| exceeds "
           "this percentage of the larger side (default 8: the paper's bound on a whole program's error, Table 2)");
 
-ABSL_FLAG(std::string, baseline, "",
-          "compare: ESTIMATE.json,MEASURED,... of a shorter run of the same programs (e.g. one iteration): each side is "
-          "compared less its baseline, so that what both runs do (set-up, input, a final gather) cancels");
+ABSL_FLAG(
+    std::string, baseline, "",
+    "compare: ESTIMATE.json,MEASURED,... of a shorter run of the same programs (e.g. one iteration): each side is "
+    "compared less its baseline, so that what both runs do (set-up, input, a final gather) cancels");
 
 namespace commanalyzer::cli {
 namespace {
@@ -40,7 +41,9 @@ constexpr std::size_t kShown = 64;
 
 std::string read_input(const std::string& path) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) throw UsageError(absl::StrCat("compare: '", path, "' is not a file"));
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    throw UsageError(absl::StrCat("compare: '", path, "' is not a file"));
+  }
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   if (!(text << in.rdbuf())) throw UsageError(absl::StrCat("compare: cannot read '", path, "'"));
@@ -58,8 +61,8 @@ Measurement read_measurement(const std::string& path) {
   } catch (const MeasurementError& e) {
     throw UsageError(absl::StrCat("compare: '", path, "': ", e.what()));
   }
-  throw UsageError(absl::StrCat("compare: '", path,
-                                "' is neither the PMPI counter's JSON (examples/measure) nor an mpiP report"));
+  throw UsageError(
+      absl::StrCat("compare: '", path, "' is neither the PMPI counter's JSON (examples/measure) nor an mpiP report"));
 }
 
 struct MeasuredRun {
@@ -97,17 +100,21 @@ void print_pairs(const RunComparison& c) {
   std::stable_sort(shown.begin(), shown.end(), [](const PairDifference* a, const PairDifference* b) {
     return (a->bytes.marked || a->messages.marked) > (b->bytes.marked || b->messages.marked);
   });
-  const auto marked = std::count_if(shown.begin(), shown.end(), [](const PairDifference* p) { return p->bytes.marked; });
-  std::cout << absl::StrFormat("  pairs (%d with traffic, %d marked by bytes)   measured B  estimated B     diff   "
-                               "msgs meas  msgs est\n",
-                               c.pairs.size(), marked);
+  const auto marked =
+      std::count_if(shown.begin(), shown.end(), [](const PairDifference* p) { return p->bytes.marked; });
+  std::cout << absl::StrFormat(
+      "  pairs (%d with traffic, %d marked by bytes)   measured B  estimated B     diff   "
+      "msgs meas  msgs est\n",
+      c.pairs.size(), marked);
   for (std::size_t k = 0; k < shown.size() && k < kShown; ++k) {
     const PairDifference& p = *shown[k];
     std::cout << absl::StrFormat("  %s%s %5d -> %-5d %24d %12d %8s %11d %9d\n", mark(p.bytes), mark(p.messages), p.from,
                                  p.to, p.bytes.measured, p.bytes.estimated, percent(p.bytes.relative()),
                                  p.messages.measured, p.messages.estimated);
   }
-  if (shown.size() > kShown) std::cout << absl::StrFormat("  ... %d more pairs (--json lists all)\n", shown.size() - kShown);
+  if (shown.size() > kShown) {
+    std::cout << absl::StrFormat("  ... %d more pairs (--json lists all)\n", shown.size() - kShown);
+  }
 }
 
 void print_iterations(const RunComparison& c) {
@@ -156,12 +163,15 @@ nlohmann::json comparison_json(const RunComparison& c, const MeasuredRun& run) {
                         {"notes", run.measurement.notes}};
   out["processes"] = nlohmann::json::array();
   for (std::size_t r = 0; r < c.process_bytes.size(); ++r) {
-    out["processes"].push_back(
-        {{"rank", r}, {"bytes", difference_json(c.process_bytes[r])}, {"messages", difference_json(c.process_messages[r])}});
+    out["processes"].push_back({{"rank", r},
+                                {"bytes", difference_json(c.process_bytes[r])},
+                                {"messages", difference_json(c.process_messages[r])}});
   }
   out["pairs"] = nlohmann::json::array();
   for (const PairDifference& p : c.pairs) {
-    out["pairs"].push_back({{"src", p.from}, {"dst", p.to}, {"bytes", difference_json(p.bytes)},
+    out["pairs"].push_back({{"src", p.from},
+                            {"dst", p.to},
+                            {"bytes", difference_json(p.bytes)},
                             {"messages", difference_json(p.messages)}});
   }
   out["iterations"] = nlohmann::json::array();
@@ -194,7 +204,8 @@ std::vector<MeasuredRun> read_measured(const std::vector<std::string>& paths, co
                                     procs, ")"));
     }
     if (const auto [it, added] = seen.emplace(procs, path); !added) {
-      throw UsageError(absl::StrCat("compare: '", it->second, "' and '", path, "' both measured ", procs, " processes"));
+      throw UsageError(
+          absl::StrCat("compare: '", it->second, "' and '", path, "' both measured ", procs, " processes"));
     }
     runs.push_back(std::move(run));
   }
@@ -221,7 +232,9 @@ Inputs read_inputs(const std::vector<std::string>& files, const std::vector<std:
   inputs.measured = read_measured({files.begin() + 1, files.end()}, estimate, files[0]);
   inputs.description = absl::StrCat("estimate ", files[0], " beside ", inputs.measured.size(), " measured run(s)");
   if (baseline.empty()) {
-    for (const MeasuredRun& run : inputs.measured) inputs.estimated.push_back(at_procs(estimate, run.measurement.procs));
+    for (const MeasuredRun& run : inputs.measured) {
+      inputs.estimated.push_back(at_procs(estimate, run.measurement.procs));
+    }
     return inputs;
   }
   if (baseline.size() < 2) throw UsageError("--baseline: give the shorter run's estimate, then its measurements");
@@ -297,7 +310,8 @@ int compare_command(const std::vector<char*>& positional, const std::string& jso
     const EstimatedRun& e = in.estimated[k];
     const Difference p2p_messages{e.p2p_messages, m.p2p_messages, rule.marks(e.p2p_messages, m.p2p_messages)};
     std::cout << absl::StrFormat(
-        "\n%d processes, measured / estimated: point-to-point bytes %s, messages %s; collective bytes %s, calls %d / %d\n",
+        "\n%d processes, measured / estimated: point-to-point bytes %s, messages %s; collective bytes %s, calls %d / "
+        "%d\n",
         c.procs, side_by_side(c.p2p_bytes), side_by_side(p2p_messages), side_by_side(c.collective_bytes),
         m.collective_calls, e.collective_calls);
     for (const std::string& note : m.notes) std::cout << "  note: " << note << "\n";
@@ -307,13 +321,12 @@ int compare_command(const std::vector<char*>& positional, const std::string& jso
     print_sites(e, m);
   }
   if (!json.empty()) {
-    nlohmann::json doc = {{"format", "commanalyzer-comparison-1"},
-                          {"estimate", files[0]},
-                          {"baseline", baseline},
-                          {"tolerance", rule.tolerance},
-                          {"average_accuracy", average},
-                          {"runs", nlohmann::json::array()}};
-    for (std::size_t k = 0; k < comparisons.size(); ++k) doc["runs"].push_back(comparison_json(comparisons[k], in.measured[k]));
+    nlohmann::json doc = {
+        {"format", "commanalyzer-comparison-1"}, {"estimate", files[0]},        {"baseline", baseline},
+        {"tolerance", rule.tolerance},           {"average_accuracy", average}, {"runs", nlohmann::json::array()}};
+    for (std::size_t k = 0; k < comparisons.size(); ++k) {
+      doc["runs"].push_back(comparison_json(comparisons[k], in.measured[k]));
+    }
     write_atomically(json, [&](std::ostream& o) { o << doc.dump(1) << "\n"; });
   }
   return 0;

@@ -58,10 +58,10 @@ struct PairDifference {
 struct RunComparison {
   int procs = 0;
   Difference total_bytes, p2p_bytes, collective_bytes, messages;
-  double accuracy = 0;      // 1 - |est - meas| / meas on total bytes (1 if both 0, -inf if only est)
+  double accuracy = 0;           // 1 - |est - meas| / meas on total bytes (1 if both 0, -inf if only est)
   double d_p2p = 0, d_coll = 0;  // (est - meas) of each part as a share of the measured total
   std::vector<Difference> process_bytes, process_messages;  // point-to-point sent by each rank; empty: not measured
-  std::vector<PairDifference> pairs;  // every pair either side has traffic on; empty: no measured matrix
+  std::vector<PairDifference> pairs;   // every pair either side has traffic on; empty: no measured matrix
   std::vector<Difference> iterations;  // the first min(est, meas) marked iterations; empty: not measured
   std::size_t estimated_iterations = 0, measured_iterations = 0;
 };

@@ -21,7 +21,7 @@ namespace commanalyzer {
 // Where the estimate consumes traffic (site_attribution.h): a source line
 // of the sequential program.
 struct EstimatedSite {
-  std::string location;  // file:line
+  std::string location;        // file:line
   std::uint64_t bytes = 0;     // point-to-point + collective
   std::uint64_t messages = 0;  // point-to-point messages + collective calls
 };
@@ -54,31 +54,33 @@ inline std::vector<EstimatedRun> read_estimate_json(std::istream& in) {
   if (procs == doc.end() || !procs->is_array()) throw MeasurementError("no \"procs\" list");
   std::vector<EstimatedRun> runs;
   try {
-  for (const nlohmann::json& e : *procs) {
-    EstimatedRun run;
-    const std::uint64_t n = count(e, "n");
-    if (n < 1 || n > 65536) throw MeasurementError(absl::StrCat("\"n\" ", n, " is not a process count"));
-    run.procs = static_cast<int>(n);
-    run.p2p_bytes = count(e, "p2p_bytes");
-    run.p2p_messages = count(e, "p2p_messages");
-    run.collective_bytes = count(e, "collective_bytes");
-    run.collective_calls = count(e, "collective_calls");
-    run.matrix = matrix(e, "matrix", run.procs);
-    run.messages_matrix = matrix(e, "messages_matrix", run.procs);
-    // phase_bytes has one more entry than there are marks: what follows the last.
-    if (const auto it = e.find("phase_bytes"); it != e.end() && it->is_array()) {
-      for (std::size_t k = 0; k < it->size() && k < iterations; ++k) run.iteration_bytes.push_back((*it)[k].get<std::uint64_t>());
-    }
-    if (const auto it = e.find("sites"); it != e.end() && it->is_array()) {
-      for (const nlohmann::json& s : *it) {
-        run.sites.push_back({absl::StrCat(s.value("file", ""), ":", s.value("line", 0)),
-                             count(s, "p2p_bytes") + count(s, "allreduce_bytes") + count(s, "broadcast_bytes"),
-                             count(s, "p2p_messages") + count(s, "allreduces") + count(s, "broadcasts")});
+    for (const nlohmann::json& e : *procs) {
+      EstimatedRun run;
+      const std::uint64_t n = count(e, "n");
+      if (n < 1 || n > 65536) throw MeasurementError(absl::StrCat("\"n\" ", n, " is not a process count"));
+      run.procs = static_cast<int>(n);
+      run.p2p_bytes = count(e, "p2p_bytes");
+      run.p2p_messages = count(e, "p2p_messages");
+      run.collective_bytes = count(e, "collective_bytes");
+      run.collective_calls = count(e, "collective_calls");
+      run.matrix = matrix(e, "matrix", run.procs);
+      run.messages_matrix = matrix(e, "messages_matrix", run.procs);
+      // phase_bytes has one more entry than there are marks: what follows the last.
+      if (const auto it = e.find("phase_bytes"); it != e.end() && it->is_array()) {
+        for (std::size_t k = 0; k < it->size() && k < iterations; ++k) {
+          run.iteration_bytes.push_back((*it)[k].get<std::uint64_t>());
+        }
       }
+      if (const auto it = e.find("sites"); it != e.end() && it->is_array()) {
+        for (const nlohmann::json& s : *it) {
+          run.sites.push_back({absl::StrCat(s.value("file", ""), ":", s.value("line", 0)),
+                               count(s, "p2p_bytes") + count(s, "allreduce_bytes") + count(s, "broadcast_bytes"),
+                               count(s, "p2p_messages") + count(s, "allreduces") + count(s, "broadcasts")});
+        }
+      }
+      run.distribution = e.value("distribution", "");
+      runs.push_back(std::move(run));
     }
-    run.distribution = e.value("distribution", "");
-    runs.push_back(std::move(run));
-  }
   } catch (const nlohmann::json::exception& e) {  // a value of the wrong type
     throw MeasurementError(e.what());
   }
@@ -91,7 +93,8 @@ inline std::vector<EstimatedRun> read_estimate_json(std::istream& in) {
 inline EstimatedRun subtract(const EstimatedRun& run, const EstimatedRun& baseline) {
   using measurement_internal::less;
   if (run.procs != baseline.procs) {
-    throw MeasurementError(absl::StrCat("the baseline estimate is for ", baseline.procs, " processes, the run's for ", run.procs));
+    throw MeasurementError(
+        absl::StrCat("the baseline estimate is for ", baseline.procs, " processes, the run's for ", run.procs));
   }
   EstimatedRun e = run;
   e.p2p_bytes = less(run.p2p_bytes, baseline.p2p_bytes, "point-to-point bytes");

@@ -35,9 +35,9 @@ class MeasurementError : public std::invalid_argument {
 
 // One MPI call site of the measured program (mpiP's callsite ID).
 struct MeasuredSite {
-  std::string call;      // e.g. "Isend", "Allreduce"
-  int id = 0;            // the profiler's callsite ID
-  std::string location;  // file:line, where the report names it
+  std::string call;         // e.g. "Isend", "Allreduce"
+  int id = 0;               // the profiler's callsite ID
+  std::string location;     // file:line, where the report names it
   std::uint64_t bytes = 0;  // point-to-point bytes, or a collective's logical volume
   std::uint64_t calls = 0;  // point-to-point messages, or collective calls
 };
@@ -87,7 +87,9 @@ inline std::vector<std::uint64_t> matrix(const nlohmann::json& doc, const char* 
       throw MeasurementError(absl::StrCat("\"", key, "\" is not a ", procs, " x ", procs, " matrix"));
     }
     for (const nlohmann::json& x : row) {
-      if (!x.is_number_unsigned()) throw MeasurementError(absl::StrCat("\"", key, "\" holds a value that is not a count"));
+      if (!x.is_number_unsigned()) {
+        throw MeasurementError(absl::StrCat("\"", key, "\" holds a value that is not a count"));
+      }
       out.push_back(x.get<std::uint64_t>());
     }
   }
@@ -121,7 +123,8 @@ inline std::vector<std::uint64_t> less(const std::vector<std::uint64_t>& a, cons
 }
 
 // The run's iterations after as many as the baseline has.
-inline std::vector<std::uint64_t> later(const std::vector<std::uint64_t>& run, const std::vector<std::uint64_t>& baseline) {
+inline std::vector<std::uint64_t> later(const std::vector<std::uint64_t>& run,
+                                        const std::vector<std::uint64_t>& baseline) {
   if (baseline.size() >= run.size()) return {};
   return {run.begin() + static_cast<std::ptrdiff_t>(baseline.size()), run.end()};
 }

@@ -56,7 +56,7 @@ namespace mpip_internal {
 // ranks (see above); 0: a collective this reading does not count; -1: a
 // point-to-point send.
 inline double volume_factor(const std::string& call, int procs) {
-  static const std::set<std::string> kSends = {"Send",  "Isend",  "Ssend", "Issend",   "Rsend",
+  static const std::set<std::string> kSends = {"Send",   "Isend", "Ssend",  "Issend",   "Rsend",
                                                "Irsend", "Bsend", "Ibsend", "Sendrecv", "Sendrecv_replace"};
   if (kSends.count(call)) return -1;
   const double n = procs;
@@ -117,8 +117,8 @@ inline Measurement read_mpip_report(std::istream& in) {
       if (f.size() == 8 && absl::SimpleAtoi(f[1], &site) && f[2] != "*") {
         if (!absl::SimpleAtoi(f[2], &rank) || rank < 0 || !absl::SimpleAtoi(f[3], &count) ||
             !absl::SimpleAtod(f[7], &bytes) || !(bytes >= 0)) {
-          throw MeasurementError(absl::StrCat("line ", number, ": not a row of Name Site Rank Count Max Mean Min Sum: '",
-                                              line, "'"));
+          throw MeasurementError(
+              absl::StrCat("line ", number, ": not a row of Name Site Rank Count Max Mean Min Sum: '", line, "'"));
         }
         per_rank.push_back({f[0], site, rank, count, bytes});
       }
@@ -126,15 +126,17 @@ inline Measurement read_mpip_report(std::istream& in) {
       // Call Site Count Total Avrg Sent%
       if (f.size() == 6 && absl::SimpleAtoi(f[1], &site)) {
         if (!absl::SimpleAtoi(f[2], &count) || !absl::SimpleAtod(f[3], &bytes) || !(bytes >= 0)) {
-          throw MeasurementError(absl::StrCat("line ", number, ": not a row of Call Site Count Total Avrg Sent%: '",
-                                              line, "'"));
+          throw MeasurementError(
+              absl::StrCat("line ", number, ": not a row of Call Site Count Total Avrg Sent%: '", line, "'"));
         }
         aggregate.push_back({f[0], site, -1, count, bytes});
       }
     }
   }
   if (!mpip) throw MeasurementError("not an mpiP report (no '@ mpiP' header)");
-  if (ranks.empty()) throw MeasurementError("mpiP report without '@ MPI Task Assignment' lines: the process count is unknown");
+  if (ranks.empty()) {
+    throw MeasurementError("mpiP report without '@ MPI Task Assignment' lines: the process count is unknown");
+  }
   if (*ranks.rbegin() + 1 != static_cast<int>(ranks.size())) {
     throw MeasurementError("mpiP report: the task assignments do not number the ranks 0..N-1");
   }
@@ -146,8 +148,9 @@ inline Measurement read_mpip_report(std::istream& in) {
     m.sent_bytes.assign(m.procs, 0);
     m.sent_messages.assign(m.procs, 0);
   } else if (!aggregate.empty()) {
-    m.notes.push_back("the report has no per-rank section (MPIP=-d?): totals from 'Aggregate Sent Message Size', "
-                      "which lists at most twenty call sites");
+    m.notes.push_back(
+        "the report has no per-rank section (MPIP=-d?): totals from 'Aggregate Sent Message Size', "
+        "which lists at most twenty call sites");
   }
   std::map<int, MeasuredSite> sites;
   std::set<std::string> uncounted;
@@ -182,8 +185,8 @@ inline Measurement read_mpip_report(std::istream& in) {
     m.sites.push_back(site);
   }
   if (!uncounted.empty()) {
-    m.notes.push_back(absl::StrCat("not counted (no logical volume from what mpiP records): ",
-                                   absl::StrJoin(uncounted, ", ")));
+    m.notes.push_back(
+        absl::StrCat("not counted (no logical volume from what mpiP records): ", absl::StrJoin(uncounted, ", ")));
   }
   return m;
 }
