@@ -158,9 +158,27 @@ TEST(MpipReport, ReadsTheDocumentedFormat) {
   ASSERT_EQ(m.sites.size(), 2u);
   EXPECT_EQ(m.sites[0].call, "Isend");
   EXPECT_EQ(m.sites[0].location, "heat2d_mpi.c:61");
-  EXPECT_EQ(m.sites[1].calls, 10u);
+  EXPECT_EQ(m.sites[1].calls, 40u);  // every rank records the call
   ASSERT_EQ(m.notes.size(), 1u);
   EXPECT_NE(m.notes[0].find("Scatter"), std::string::npos);
+}
+
+// mpiP 3.5's own report of examples/heat2d/heat2d_mpi.c without its
+// MPI_Pcontrol calls (mpiP resets at the counter's iteration mark), 48 x 48,
+// 10 steps, 4 ranks, built without source lookup: call sites are
+// addresses, one per rank. The PMPI counter measures 15360 point-to-point
+// bytes in 80 messages; mpiP also counts the Sendrecvs to MPI_PROC_NULL on
+// the grid's edges, as many again.
+TEST(MpipReport, ReadsARealReport) {
+  const Measurement m = mpip(fixture("mpip_heat2d_p4.txt"));
+  EXPECT_EQ(m.procs, 4);
+  EXPECT_EQ(m.p2p_bytes, 2u * 15360);
+  EXPECT_EQ(m.p2p_messages, 2u * 80);
+  EXPECT_EQ(m.sent_bytes, (std::vector<std::uint64_t>(4, 2 * 3840)));
+  EXPECT_EQ(m.collective_calls, 10u + 1);  // Allreduce each step, the checksum's Reduce
+  EXPECT_EQ(m.collective_bytes, 10u * 2 * 3 * 8 + 3 * 8);
+  ASSERT_FALSE(m.sites.empty());
+  EXPECT_EQ(m.sites[0].location.rfind("0x", 0), 0u) << m.sites[0].location;
 }
 
 TEST(MpipReport, WithoutPerRankSectionsTotalsOnly) {

@@ -137,7 +137,8 @@ Usage:
       counts the same region and iterations) or mpiP's report (no receivers:
       per process, not per pair; collectives converted to the logical
       volume, calls = records / N; bytes exact with MPIP=-e, else to 4
-      digits). Prints per process count: measured and estimated bytes,
+      digits; it counts sends to MPI_PROC_NULL, and MPI_Pcontrol(2), the
+      counter's iteration mark, resets it). Prints per process count: measured and estimated bytes,
       accuracy = 1 - |est - meas| / meas on total bytes and the share of
       the error in point-to-point and collective bytes (as
       docs/VALIDATION.md), messages; then per process, per pair (src ->

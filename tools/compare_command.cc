@@ -135,7 +135,8 @@ void print_iterations(const RunComparison& c) {
 // listed, not matched.
 void print_sites(const EstimatedRun& est, const Measurement& meas) {
   if (meas.sites.empty()) return;
-  std::cout << "  sites (listed, not matched: the estimate's are lines of the sequential program)\n";
+  std::cout << "  sites (listed, not matched: the estimate's are lines of the sequential program; every rank counts a "
+               "collective call)\n";
   for (const MeasuredSite& s : meas.sites) {
     std::cout << absl::StrFormat("    measured  %-10s site %-4d %-28s %12d B %8d calls\n", s.call, s.id, s.location,
                                  s.bytes, s.calls);

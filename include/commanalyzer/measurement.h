@@ -39,7 +39,7 @@ struct MeasuredSite {
   int id = 0;               // the profiler's callsite ID
   std::string location;     // file:line, where the report names it
   std::uint64_t bytes = 0;  // point-to-point bytes, or a collective's logical volume
-  std::uint64_t calls = 0;  // point-to-point messages, or collective calls
+  std::uint64_t calls = 0;  // as recorded: point-to-point messages; a collective call once per rank
 };
 
 struct Measurement {

@@ -27,9 +27,13 @@
 //   * other calls with bytes (Scatter, the v-variants, Scan, I/O, ...) are
 //     not counted, and a note names them; Barrier has no bytes and is not
 //     in these sections.
-// mpiP prints bytes with 4 significant digits unless run with MPIP=-e
-// (floating-point format, exact): the default report's totals are exact
-// to about 0.05 %.
+// mpiP prints bytes with 4 significant digits (3 in the aggregate section)
+// unless run with MPIP=-e (floating-point format, exact): the default
+// report's totals are exact to about 0.05 %. mpiP counts a send to
+// MPI_PROC_NULL (a boundary's Sendrecv) as sent; the PMPI counter does
+// not. And mpiP resets its statistics at MPI_Pcontrol(2), the PMPI
+// counter's iteration mark: a program that marks iterations so keeps, in
+// mpiP's report, only what follows the last mark.
 #ifndef COMMANALYZER_MPIP_REPORT_H_
 #define COMMANALYZER_MPIP_REPORT_H_
 
@@ -108,9 +112,10 @@ inline Measurement read_mpip_report(std::istream& in) {
     std::uint64_t count = 0;
     double bytes = 0;
     if (absl::StartsWith(section, "Callsites:")) {
-      // ID Lev File/Address Line Parent_Funct MPI_Call: the call's own frame is level 0.
-      if (f.size() >= 6 && absl::SimpleAtoi(f[0], &site) && absl::SimpleAtoi(f[1], &level) && level == 0) {
-        locations[site] = absl::StrCat(f[2], ":", f[3]);
+      // ID Lev File/Address Line Parent_Funct MPI_Call: the call's own
+      // frame is level 0; without source lookup, an address and no line.
+      if (f.size() >= 5 && absl::SimpleAtoi(f[0], &site) && absl::SimpleAtoi(f[1], &level) && level == 0) {
+        locations[site] = f.size() >= 6 ? absl::StrCat(f[2], ":", f[3]) : f[2];
       }
     } else if (absl::StartsWith(section, "Callsite Message Sent statistics (all, sent bytes)")) {
       // Name Site Rank Count Max Mean Min Sum
@@ -152,8 +157,13 @@ inline Measurement read_mpip_report(std::istream& in) {
         "the report has no per-rank section (MPIP=-d?): totals from 'Aggregate Sent Message Size', "
         "which lists at most twenty call sites");
   }
+  // Bytes are summed as printed and rounded once: per kind of collective,
+  // the bytes and calls its ranks recorded.
   std::map<int, MeasuredSite> sites;
+  std::map<std::string, std::pair<double, std::uint64_t>> collectives;
   std::set<std::string> uncounted;
+  double p2p_bytes = 0;
+  std::vector<double> sent(by_rank ? m.procs : 0, 0.0);
   for (const Row& row : by_rank ? per_rank : aggregate) {
     if (row.rank >= m.procs) {
       throw MeasurementError(absl::StrCat("mpiP report: rank ", row.rank, " of site ", row.site, " is not one of the ",
@@ -166,24 +176,22 @@ inline Measurement read_mpip_report(std::istream& in) {
     }
     MeasuredSite& site = sites[row.site];
     site.call = row.call, site.id = row.site, site.location = locations[row.site];
-    const auto bytes = static_cast<std::uint64_t>(std::llround(factor < 0 ? row.bytes : row.bytes * factor));
+    site.bytes += static_cast<std::uint64_t>(std::llround(factor < 0 ? row.bytes : row.bytes * factor));
+    site.calls += row.count;
     if (factor < 0) {
-      m.p2p_bytes += bytes, m.p2p_messages += row.count;
-      site.bytes += bytes, site.calls += row.count;
-      if (by_rank) m.sent_bytes[row.rank] += bytes, m.sent_messages[row.rank] += row.count;
+      p2p_bytes += row.bytes, m.p2p_messages += row.count;
+      if (by_rank) sent[row.rank] += row.bytes, m.sent_messages[row.rank] += row.count;
     } else {
-      m.collective_bytes += bytes;
-      site.bytes += bytes;
-      site.calls += row.count;  // records until below
+      collectives[row.call].first += row.bytes, collectives[row.call].second += row.count;
     }
   }
-  for (auto& [id, site] : sites) {
-    if (volume_factor(site.call, m.procs) > 0) {
-      site.calls /= static_cast<std::uint64_t>(m.procs);
-      m.collective_calls += site.calls;
-    }
-    m.sites.push_back(site);
+  m.p2p_bytes = static_cast<std::uint64_t>(std::llround(p2p_bytes));
+  for (std::size_t r = 0; r < sent.size(); ++r) m.sent_bytes[r] = static_cast<std::uint64_t>(std::llround(sent[r]));
+  for (const auto& [call, recorded] : collectives) {
+    m.collective_bytes += static_cast<std::uint64_t>(std::llround(recorded.first * volume_factor(call, m.procs)));
+    m.collective_calls += (recorded.second + m.procs / 2) / m.procs;  // every rank records each call
   }
+  for (const auto& [id, site] : sites) m.sites.push_back(site);
   if (!uncounted.empty()) {
     m.notes.push_back(
         absl::StrCat("not counted (no logical volume from what mpiP records): ", absl::StrJoin(uncounted, ", ")));
