@@ -35,8 +35,8 @@ ABSL_FLAG(
 namespace commanalyzer::cli {
 namespace {
 
-// How many pairs and iterations a process count lists (marked ones first);
-// --json has all.
+// How many pairs, marked iterations and sites a process count lists
+// (marked pairs first); --json has every pair and iteration.
 constexpr std::size_t kShown = 64;
 
 std::string read_input(const std::string& path) {
@@ -137,13 +137,18 @@ void print_sites(const EstimatedRun& est, const Measurement& meas) {
   if (meas.sites.empty()) return;
   std::cout << "  sites (listed, not matched: the estimate's are lines of the sequential program; every rank counts a "
                "collective call)\n";
-  for (const MeasuredSite& s : meas.sites) {
+  for (std::size_t k = 0; k < meas.sites.size() && k < kShown; ++k) {
+    const MeasuredSite& s = meas.sites[k];
     std::cout << absl::StrFormat("    measured  %-10s site %-4d %-28s %12d B %8d calls\n", s.call, s.id, s.location,
                                  s.bytes, s.calls);
   }
-  for (const EstimatedSite& s : est.sites) {
+  for (std::size_t k = 0; k < est.sites.size() && k < kShown; ++k) {
+    const EstimatedSite& s = est.sites[k];
     std::cout << absl::StrFormat("    estimated %-44s %12d B %8d messages\n", s.location, s.bytes, s.messages);
   }
+  const std::size_t more = meas.sites.size() + est.sites.size() - std::min(meas.sites.size(), kShown) -
+                           std::min(est.sites.size(), kShown);
+  if (more > 0) std::cout << absl::StrFormat("    ... %d more sites\n", more);
 }
 
 nlohmann::json difference_json(const Difference& d) {
