@@ -5,7 +5,8 @@
 # PMPI counter (examples/measure), performs exactly the predicted
 # communication: point-to-point bytes and messages per pair, collective
 # bytes and calls, bytes per iteration, for heat2d and matmul at 4 and 8
-# processes. And a stencil's benchmark does not grow with the process or
+# processes; and the bytes and messages per iteration it prints of itself
+# are the estimate's. And a stencil's benchmark does not grow with the process or
 # iteration count. `trace` gives one record per predicted message.
 set -euo pipefail
 [ $# -eq 4 ] || { echo "usage: $0 COMMANALYZER PMPI_COUNTER_C HEAT2D_SEQ_C MATMUL_SEQ_C" >&2; exit 2; }
@@ -31,15 +32,37 @@ check() {
   "$tool" benchgen "$profile" --procs "$np" --out "$dir" > "$dir.log" 2>&1 || { cat "$dir.log"; fail "benchgen $name $np"; }
   mpicc -O2 -Wall -Werror "$dir"/*.c -I"$dir" -o "$dir/bench" || fail "mpicc $name $np"
   mpirun "${mpi_flags[@]}" -np "$np" -x LD_PRELOAD="$tmp/libpmpi_counter.so" -x CA_PMPI_OUT="$dir.measured.json" \
-    "$dir/bench" || fail "mpirun $name $np"
+    "$dir/bench" > "$dir.run.log" || { cat "$dir.run.log"; fail "mpirun $name $np"; }
+  cat "$dir.run.log"
   "$tool" trace "$profile" --procs "$np" --csv "$dir.trace.csv" > /dev/null 2>&1 || fail "trace $name $np"
-  python3 - "$dir.estimate.json" "$dir.measured.json" "$dir.trace.csv" "$name P=$np" <<'PY'
-import csv, json, sys
+  python3 - "$dir.estimate.json" "$dir.measured.json" "$dir.trace.csv" "$name P=$np" "$dir.run.log" <<'PY'
+import csv, json, re, sys
 est = json.load(open(sys.argv[1]))["procs"][0]
 meas = json.load(open(sys.argv[2]))
 rows = list(csv.DictReader(open(sys.argv[3])))
 what = sys.argv[4]
 errors = []
+# The benchmark's own account: per iteration and in all, as the estimate has them.
+printed = re.findall(r"^bench: (\d+) processes, (\d+) iterations; per iteration (\S+) bytes, (\S+) messages, "
+                     r"(\S+) seconds \(in all (\d+) bytes, (\d+) messages, (\S+) seconds\)$",
+                     open(sys.argv[5]).read(), re.M)
+if len(printed) != 1:
+    errors.append("the benchmark printed %d summary lines, want 1" % len(printed))
+else:
+    procs, iterations, bytes_it, msgs_it, secs_it, all_bytes, all_msgs, all_secs = printed[0]
+    est_iterations = len(est["phase_bytes"]) - 1
+    if int(procs) != est["n"] or int(iterations) != est_iterations:
+        errors.append("benchmark: %s processes, %s iterations; estimate %d, %d" % (procs, iterations, est["n"], est_iterations))
+    if int(all_bytes) != est["total_bytes"] or int(all_msgs) != est["messages"]:
+        errors.append("benchmark in all: %s bytes, %s messages; estimate %d, %d" % (
+            all_bytes, all_msgs, est["total_bytes"], est["messages"]))
+    n = max(est_iterations, 1)
+    if abs(float(bytes_it) - est["per_iteration_bytes"]) > 0.051 or abs(float(bytes_it) * n - est["total_bytes"]) > 1e-6 * n:
+        errors.append("benchmark per iteration: %s bytes; estimate %.1f" % (bytes_it, est["per_iteration_bytes"]))
+    if abs(float(msgs_it) * n - est["messages"]) > 1e-6 * n:
+        errors.append("benchmark per iteration: %s messages; estimate %d / %d" % (msgs_it, est["messages"], n))
+    if not 0 < float(secs_it) <= float(all_secs):
+        errors.append("benchmark seconds per iteration %s, in all %s" % (secs_it, all_secs))
 def same(label, predicted, measured):
     if predicted != measured:
         errors.append("%s: predicted %s, measured %s" % (label, predicted, measured))

@@ -128,10 +128,10 @@ TEST(Benchgen, ComputeDelaysPerIteration) {
   BenchmarkOptions options;
   options.compute_seconds = {2e-6, 2e-6, 5e-6, 0};
   const std::string src = generate_benchmark(trace, options).source;
-  EXPECT_NE(src.find("{ bench_compute(2e-06); pattern_0(&bench); bench_end_iteration(); } /* iterations 0-1 */"),
+  EXPECT_NE(src.find("{ bench_compute(2e-06); pattern_0(&bench); bench_end_iteration(&bench); } /* iterations 0-1 */"),
             std::string::npos)
       << src;
-  EXPECT_NE(src.find("bench_compute(5e-06); pattern_0(&bench); bench_end_iteration(); /* iteration 2 */"),
+  EXPECT_NE(src.find("bench_compute(5e-06); pattern_0(&bench); bench_end_iteration(&bench); /* iteration 2 */"),
             std::string::npos)
       << src;
 }

@@ -34,6 +34,7 @@
 #include "tools/benchgen_command.h"
 #include "tools/builtin_examples.h"
 #include "tools/cli_errors.h"
+#include "tools/compare_command.h"
 #include "tools/distributed_partitioning.h"
 #include "tools/estimate_request.h"
 #include "tools/estimate_run.h"
@@ -50,7 +51,7 @@
 // subcommands write and demo's example.
 ABSL_DECLARE_FLAG(std::string, distribution);  // estimate_request.cc
 
-ABSL_FLAG(std::string, json, "", "also write the estimates as JSON to this file");
+ABSL_FLAG(std::string, json, "", "also write the estimates (compare: the comparison) as JSON to this file");
 ABSL_FLAG(std::string, out, "",
           "also write CSV matrices, SVG heatmaps, estimate.json, the graph (dot) and, for analyze, the "
           "instrumented build and its profile into this directory");
@@ -105,7 +106,10 @@ Usage:
       rank lists). Build: mpicc DIR/bench.c -IDIR -o bench; run: mpirun -np P
       ./bench. Before its communication each iteration busy-waits
       --compute_ns (default 1) ns per value instance its busiest process
-      computes; --compute_ns 0: communication only.
+      computes; --compute_ns 0: communication only. At the end the
+      benchmark prints the bytes (logical volume) and messages it sent per
+      iteration, as the estimate counts them, and the slowest rank's
+      seconds per iteration.
   commanalyzer place PROFILE --procs P --nodes K --cores-per-node C
                      [--rankfile FILE] [--hosts NAME,NAME,...]
       Estimates the P x P matrix from a saved profile (as estimate does,
@@ -125,6 +129,32 @@ Usage:
       form (c0 + sum c_k n^i log2(n)^j p^k log2(p)^l; docs/SCALING.md).
       Prints the formulas, the fit beside every analysis, and predictions
       at --predict (default: 2, 4 and 8 times the largest size).
+  commanalyzer compare ESTIMATE.json MEASURED... [--tolerance 8] [--json FILE]
+                       [--baseline ESTIMATE.json,MEASURED,...]
+      The estimate (--json of analyze or estimate) beside measured MPI runs
+      of the same program, one file per process count: the PMPI counter's
+      JSON (examples/measure/pmpi_counter.c; with MPI_Pcontrol marks it
+      counts the same region and iterations) or mpiP's report (no receivers:
+      per process, not per pair; collectives converted to the logical
+      volume, calls = records / N; bytes exact with MPIP=-e, else to 4
+      digits; it counts sends to MPI_PROC_NULL, and MPI_Pcontrol(2), the
+      counter's iteration mark, resets it). Prints per process count: measured and estimated bytes,
+      accuracy = 1 - |est - meas| / meas on total bytes and the share of
+      the error in point-to-point and collective bytes (as
+      docs/VALIDATION.md), messages; then per process, per pair (src ->
+      dst, the estimate's process numbers) and per iteration, measured
+      beside estimated bytes and messages; and the measured MPI call sites
+      beside the estimate's sites. '!' marks a difference larger than
+      --tolerance percent of the larger side (default 8, the paper's bound
+      on a whole program's error: a marked pair is further off than the
+      whole program may be); a pair only one side has is always marked.
+      --baseline names the same files for a shorter run of the same
+      programs (e.g. one iteration): each side is compared less its
+      baseline, so that what both runs do outside the kernel (set-up,
+      reading input, a final gather) cancels, for MPI codes without
+      MPI_Pcontrol marks. A missing or unreadable file, a file of another
+      format, a measured process count the estimate does not have and a
+      baseline larger than its run are bad input.
   commanalyzer help
       This text, with every flag and its default.
 
@@ -169,7 +199,7 @@ const std::map<std::string, std::string, std::less<>> kFlagCommands = {
     {"output", "build"},          {"n", "demo"},     {"steps", "demo"},
     {"csv", "trace"},             {"nodes", "place"}, {"cores_per_node", "place"},
     {"rankfile", "place"},        {"hosts", "place"},  {"sizes", "model"},      {"predict", "model"},
-    {"extrap", "model"}};
+    {"extrap", "model"}, {"tolerance", "compare"}, {"baseline", "compare"}};
 
 // Appends `text` to `out`, wrapped at 78 columns after `indent` spaces.
 void append_wrapped(std::string& out, const std::string& text, std::size_t indent) {
@@ -422,6 +452,13 @@ int build(int argc, char** argv) {
   return 0;
 }
 
+int compare(int argc, char** argv) {
+  std::vector<char*> rest{argv[0]};
+  for (int i = 2; i < argc; ++i) rest.push_back(with_underscores(argv[i]));
+  check_flags(rest);
+  return compare_command(absl::ParseCommandLine(static_cast<int>(rest.size()), rest.data()), absl::GetFlag(FLAGS_json));
+}
+
 int estimate(const std::vector<char*>& positional, const EstimateRequest& request, const ReportOutputs& outputs) {
   ProfileInfo info;
   const LoadedProfile profile = load_profile(profile_argument(positional, "estimate"), &info);
@@ -441,6 +478,7 @@ int run(int argc, char** argv) {
   }
   const std::string command = argv[1];
   if (command == "build") return build(argc, argv);
+  if (command == "compare") return compare(argc, argv);
   const auto sub = kSubcommands.find(command);
   if (sub == kSubcommands.end()) {
     throw UsageError(absl::StrCat("unknown command '", command, "' (try: commanalyzer help)"));

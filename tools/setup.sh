@@ -8,6 +8,7 @@ packages=(
   bazel-bootstrap bazel-platforms      # Bazel 4.2.3 and @platforms
   g++ libabsl-dev libboost-graph-dev libmetis-dev
   libeigen3-dev                        # least squares of the scaling model
+  nlohmann-json3-dev                   # reading estimates and measurements (compare)
   libtrilinos-zoltan-dev               # Zoltan's hypergraph partitioner
   libscotchparmetis-dev                # ParMETIS's API by PT-Scotch (--partitioner parmetis)
   libgtest-dev libgmock-dev libbenchmark-dev

@@ -19,7 +19,12 @@
 // MPI_Allreduce as a bitwise OR of bytes, the cheapest reduction valid on
 // MPI_BYTE). MPI_Pcontrol(2) marks each iteration's end, as the PMPI
 // counter (examples/measure) expects, so measured per-iteration figures
-// compare with the estimate's.
+// compare with the estimate's. The program times itself: at the end rank 0
+// prints the bytes (logical volume, as the estimate counts them) and
+// messages (point-to-point + collective calls) per iteration and the
+// seconds per iteration of the slowest rank, from its own counts; its
+// start barrier and final reductions run with profiling off
+// (MPI_Pcontrol(0)), so a PMPI tool measures only the communication.
 #ifndef COMMANALYZER_BENCHGEN_H_
 #define COMMANALYZER_BENCHGEN_H_
 
@@ -194,7 +199,7 @@ inline GeneratedBenchmark generate_benchmark(const MessageTrace& trace, const Be
     std::string body;
     if (delay(k) > 0) absl::StrAppendFormat(&body, "bench_compute(%.9g); ", delay(k));
     if (!phases[k].empty()) absl::StrAppendFormat(&body, "pattern_%d(&bench); ", id_of[k]);
-    if (marked) body += "bench_end_iteration(); ";
+    if (marked) body += "bench_end_iteration(&bench); ";
     const std::string what = marked ? iteration_range(k, end - k) : "after the last iteration";
     if (!body.empty()) {
       body.pop_back();
@@ -252,25 +257,35 @@ static inline int bench_in(const RankList *r, int rank) {
 }
 
 typedef struct {
-  int rank;
+  int rank, size;
   int pending, capacity; /* requests of this iteration */
   MPI_Request *requests;
   char **buffers;
+  /* What this rank sent; collectives as their logical volume (Bcast
+   * (N-1)m, Allreduce 2(N-1)m), the same on every rank. */
+  double p2p_bytes, p2p_messages, collective_bytes, collective_calls;
+  long iterations;
+  double start;
 } Bench;
 
 static inline void bench_init(Bench *b, int *argc, char ***argv) {
-  int size;
   MPI_Init(argc, argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &b->rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size != BENCH_PROCS) {
+  MPI_Comm_size(MPI_COMM_WORLD, &b->size);
+  if (b->size != BENCH_PROCS) {
     if (b->rank == 0) fprintf(stderr, "bench: generated for %d processes, run with mpirun -np %d (got %d)\n",
-                              BENCH_PROCS, BENCH_PROCS, size);
+                              BENCH_PROCS, BENCH_PROCS, b->size);
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   b->pending = b->capacity = 0;
   b->requests = NULL;
   b->buffers = NULL;
+  b->p2p_bytes = b->p2p_messages = b->collective_bytes = b->collective_calls = 0;
+  b->iterations = 0;
+  MPI_Pcontrol(0); /* the clock starts together, unmeasured */
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Pcontrol(1);
+  b->start = MPI_Wtime();
 }
 
 static inline void bench_post(Bench *b, int send, int peer, int bytes) {
@@ -283,6 +298,8 @@ static inline void bench_post(Bench *b, int send, int peer, int bytes) {
   b->buffers[b->pending] = buffer;
   MPI_Request *request = &b->requests[b->pending++];
   if (send) {
+    b->p2p_bytes += bytes;
+    b->p2p_messages += 1;
     MPI_Isend(buffer, bytes, MPI_BYTE, peer, 0, MPI_COMM_WORLD, request);
   } else {
     MPI_Irecv(buffer, bytes, MPI_BYTE, peer, 0, MPI_COMM_WORLD, request);
@@ -305,7 +322,8 @@ static inline void bench_bcast(Bench *b, int root, int bytes) {
   char *buffer = calloc(bytes, 1);
   MPI_Bcast(buffer, bytes, MPI_BYTE, root, MPI_COMM_WORLD);
   free(buffer);
-  (void)b;
+  b->collective_bytes += (double)(b->size - 1) * bytes;
+  b->collective_calls += 1;
 }
 
 static inline void bench_allreduce(Bench *b, int bytes) {
@@ -313,7 +331,8 @@ static inline void bench_allreduce(Bench *b, int bytes) {
   MPI_Allreduce(in, out, bytes, MPI_BYTE, MPI_BOR, MPI_COMM_WORLD);
   free(in);
   free(out);
-  (void)b;
+  b->collective_bytes += 2.0 * (b->size - 1) * bytes;
+  b->collective_calls += 1;
 }
 
 /* Stands for an iteration's computation. */
@@ -323,9 +342,27 @@ static inline void bench_compute(double seconds) {
   }
 }
 
-static inline void bench_end_iteration(void) { MPI_Pcontrol(2); }
+static inline void bench_end_iteration(Bench *b) {
+  MPI_Pcontrol(2);
+  b->iterations += 1;
+}
 
+/* Rank 0 prints bytes, messages and seconds per iteration (all of them
+ * when no iteration is marked): every rank's sends, the collectives once,
+ * the slowest rank's time. */
 static inline int bench_finish(Bench *b) {
+  const double seconds = MPI_Wtime() - b->start;
+  double mine[2] = {b->p2p_bytes, b->p2p_messages}, sums[2], slowest;
+  MPI_Pcontrol(0);
+  MPI_Reduce(mine, sums, 2, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  MPI_Reduce(&seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  if (b->rank == 0) {
+    const double n = b->iterations > 0 ? (double)b->iterations : 1.0;
+    const double bytes = sums[0] + b->collective_bytes, messages = sums[1] + b->collective_calls;
+    printf("bench: %d processes, %ld iterations; per iteration %.10g bytes, %.10g messages, %.6g seconds "
+           "(in all %.0f bytes, %.0f messages, %.6g seconds)\n",
+           b->size, b->iterations, bytes / n, messages / n, slowest / n, bytes, messages, slowest);
+  }
   free(b->requests);
   free(b->buffers);
   MPI_Finalize();
