@@ -28,14 +28,13 @@
 #include <string>
 
 #include "commanalyzer/analyzer.h"
-#include "commanalyzer/estimate.h"
 #include "commanalyzer/profile_io.h"
 #include "instrument/runtime_abi.h"
-#include "instrument/runtime_testing.h"
+#include "instrument/runtime_internal.h"
 
 static_assert(CA_COMPUTED_BIT == commanalyzer::kComputedBit, "label encoding shared with the pass");
 
-using ShadowCacheEntry = commanalyzer::PagedShadowMemory<>::CacheEntry;
+using commanalyzer::runtime::ShadowCacheEntry;
 
 extern "C" {
 __thread ca_label __ca_arg_labels[CA_MAX_ARG_LABELS];
@@ -63,14 +62,7 @@ static_assert(sizeof(ShadowCacheEntry) == 16 && offsetof(ShadowCacheEntry, page)
 
 namespace {
 
-// Flows varint-coded (2-3 bytes per source instead of 4, 2 per chain instead
-// of 12): the profile file holds the same code, so writing it is one copy.
-// Liveness marked at exit, not counted on every store: the profile does not
-// need the counts.
-using RuntimeAnalyzer =
-    commanalyzer::Analyzer<commanalyzer::PagedShadowMemory<>, commanalyzer::UnionDagSlicer,
-                           commanalyzer::CoalesceExclusiveUpdates, commanalyzer::LiveAtEndValueStore,
-                           commanalyzer::VarintFlowStore>;
+using commanalyzer::runtime::RuntimeAnalyzer;
 RuntimeAnalyzer* g_analyzer = nullptr;
 
 // The analyzer allocates too: its own blocks are not the program's arrays,
@@ -622,52 +614,25 @@ void __commanalyzer_iteration(void) {
 
 }  // extern "C"
 
-// ------------------------------------------------------------ test queries
+// ------------------------------------------------- for the test queries
+// (runtime_debug.cpp: a member of the runtime's archive that a program
+// links only if it calls them, so no other program carries the estimator)
 
-extern "C" {
+namespace commanalyzer::runtime {
 
-uint32_t __ca_debug_value_at(const void* addr) { return analyzer().value_at(address(addr)); }
+RuntimeAnalyzer& recording_analyzer() { return analyzer(); }
 
-size_t __ca_debug_sources(uint32_t value, uint32_t* out, size_t capacity) {
-  size_t count = 0;
-  analyzer().profile().flows.for_each([&](commanalyzer::ValueId v, std::span<const commanalyzer::ValueId> sources) {
-    if (v != value) return;
-    count = sources.size();
-    for (size_t i = 0; i < sources.size() && i < capacity; ++i) out[i] = sources[i];
-  });
-  return count;
-}
-
-int __ca_debug_is_input(uint32_t value) {
-  return value != 0 && value <= analyzer().profile().values.count() && analyzer().profile().values.is_input(value);
-}
-
-uint64_t __ca_debug_value_count(void) { return analyzer().profile().values.count(); }
-
-uint64_t __ca_debug_use_count(void) { return analyzer().stats().uses; }
-
-uint64_t __ca_debug_p2p_bytes(int procs, int (*owner)(uintptr_t home, int procs)) {
-  RuntimeAnalyzer& recorded = analyzer();
-  // Hooks fired by the callback go to a scratch analyzer meanwhile; the
-  // inline load path must not see the recorded shadow memory then.
-  RuntimeAnalyzer scratch;
-  g_analyzer = &scratch;
-  ShadowCacheEntry saved_cache[CA_SHADOW_CACHE_ENTRIES];
-  std::copy(__ca_shadow_cache, __ca_shadow_cache + CA_SHADOW_CACHE_ENTRIES, saved_cache);
+PausedRecording::PausedRecording() : recorded_(analyzer()), saved_run_(__ca_node_run) {
+  g_analyzer = &scratch_;
+  std::copy(__ca_shadow_cache, __ca_shadow_cache + CA_SHADOW_CACHE_ENTRIES, saved_cache_);
   std::fill(__ca_shadow_cache, __ca_shadow_cache + CA_SHADOW_CACHE_ENTRIES, ShadowCacheEntry{});
-  const commanalyzer::UnionDagSlicer::NodeRun saved_run = __ca_node_run;
   __ca_node_run = {};  // inline unions call the scratch analyzer meanwhile
-  using Profile = RuntimeAnalyzer::ProfileType;
-  commanalyzer::OwnerMapPartitioner map{[owner](commanalyzer::Address home, int n) -> commanalyzer::ProcId {
-    return owner(static_cast<uintptr_t>(home), n);
-  }};
-  commanalyzer::Estimator<Profile, commanalyzer::NoSingletons, commanalyzer::OwnerMapPartitioner> estimator(
-      recorded.profile(), {}, map);
-  const uint64_t bytes = estimator.estimate(procs).p2p_bytes;
-  g_analyzer = &recorded;
-  std::copy(saved_cache, saved_cache + CA_SHADOW_CACHE_ENTRIES, __ca_shadow_cache);
-  __ca_node_run = saved_run;
-  return bytes;
 }
 
-}  // extern "C"
+PausedRecording::~PausedRecording() {
+  g_analyzer = &recorded_;
+  std::copy(saved_cache_, saved_cache_ + CA_SHADOW_CACHE_ENTRIES, __ca_shadow_cache);
+  __ca_node_run = saved_run_;
+}
+
+}  // namespace commanalyzer::runtime

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The runtime's test queries (and the estimator they run) are linked only
+# into programs that call them: PLAIN, an instrumented program that does
+# not, has none of their symbols; SELFCHECK, one that does, has them.
+set -uo pipefail
+plain="$1" selfcheck="$2"
+fail() { echo "FAIL: $*"; exit 1; }
+nm -C "$plain" > "${TEST_TMPDIR:-/tmp}/plain.nm" || fail "nm $plain"
+nm -C "$selfcheck" > "${TEST_TMPDIR:-/tmp}/selfcheck.nm" || fail "nm $selfcheck"
+grep -q "__ca_store" "${TEST_TMPDIR:-/tmp}/plain.nm" || fail "$plain has no runtime at all"
+! grep -q "__ca_debug_" "${TEST_TMPDIR:-/tmp}/plain.nm" || fail "$plain carries the test queries"
+! grep -q "commanalyzer::LogicalVolumeCostModel" "${TEST_TMPDIR:-/tmp}/plain.nm" || fail "$plain carries the estimator (its cost model)"
+grep -q "__ca_debug_value_at" "${TEST_TMPDIR:-/tmp}/selfcheck.nm" || fail "$selfcheck lacks the test queries"
+grep -q "commanalyzer::LogicalVolumeCostModel" "${TEST_TMPDIR:-/tmp}/selfcheck.nm" || fail "$selfcheck lacks the estimator its p2p query runs"
+echo "test queries and estimator only where called"
