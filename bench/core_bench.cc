@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "bench/bench_streams.h"
-#include "commanalyzer/analyzer.h"
-#include "commanalyzer/compressor.h"
-#include "commanalyzer/shadow_memory.h"
-#include "commanalyzer/slicer.h"
+#include "commanalyzer/record/analyzer.h"
+#include "commanalyzer/record/compressor.h"
+#include "commanalyzer/record/shadow_memory.h"
+#include "commanalyzer/record/slicer.h"
 #include "tests/event_streams.h"
 
 namespace commanalyzer::bench {

@@ -16,10 +16,10 @@
 #include <vector>
 
 #include "bench/bench_streams.h"
-#include "commanalyzer/analyzer.h"
-#include "commanalyzer/estimate.h"
-#include "commanalyzer/partitioner.h"
-#include "commanalyzer/value_graph.h"
+#include "commanalyzer/record/analyzer.h"
+#include "commanalyzer/estimate/estimate.h"
+#include "commanalyzer/estimate/partitioner.h"
+#include "commanalyzer/estimate/value_graph.h"
 
 namespace commanalyzer::bench {
 namespace {

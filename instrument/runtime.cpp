@@ -27,8 +27,8 @@
 #include <exception>
 #include <string>
 
-#include "commanalyzer/analyzer.h"
-#include "commanalyzer/profile_io.h"
+#include "commanalyzer/record/analyzer.h"
+#include "commanalyzer/record/profile_io.h"
 #include "instrument/runtime_abi.h"
 #include "instrument/runtime_internal.h"
 

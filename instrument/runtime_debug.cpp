@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <span>
 
-#include "commanalyzer/estimate.h"
+#include "commanalyzer/estimate/estimate.h"
 #include "instrument/runtime_internal.h"
 #include "instrument/runtime_testing.h"
 

@@ -4,7 +4,7 @@
 #ifndef COMMANALYZER_INSTRUMENT_RUNTIME_INTERNAL_H_
 #define COMMANALYZER_INSTRUMENT_RUNTIME_INTERNAL_H_
 
-#include "commanalyzer/analyzer.h"
+#include "commanalyzer/record/analyzer.h"
 #include "instrument/runtime_abi.h"
 
 namespace commanalyzer::runtime {

@@ -1,6 +1,6 @@
 // Value-flow chains, replication, liveness, coalescing and regions: the
 // semantics contract of DESIGN.md, driven through the event API.
-#include "commanalyzer/analyzer.h"
+#include "commanalyzer/record/analyzer.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "commanalyzer/value_graph.h"
+#include "commanalyzer/estimate/value_graph.h"
 #include "tests/event_streams.h"
 
 namespace commanalyzer {

@@ -1,6 +1,6 @@
 // Rank lists (ranklist.h) and the generated benchmark (benchgen.h): compact
 // whatever the process and iteration counts of a stencil.
-#include "commanalyzer/benchgen.h"
+#include "commanalyzer/act/benchgen.h"
 
 #include <gtest/gtest.h>
 
@@ -9,9 +9,9 @@
 #include <tuple>
 #include <vector>
 
-#include "commanalyzer/analyzer.h"
-#include "commanalyzer/estimate.h"
-#include "commanalyzer/ranklist.h"
+#include "commanalyzer/record/analyzer.h"
+#include "commanalyzer/estimate/estimate.h"
+#include "commanalyzer/act/ranklist.h"
 #include "tools/builtin_examples.h"
 
 namespace commanalyzer {

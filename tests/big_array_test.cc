@@ -1,4 +1,4 @@
-#include "commanalyzer/big_array.h"
+#include "commanalyzer/record/big_array.h"
 
 #include <gtest/gtest.h>
 

@@ -1,16 +1,16 @@
 // compare's library: the PMPI counter's JSON, mpiP's report and the
 // estimate's --json read from fixtures (tests/compare/), and the
 // comparison's accuracy and marks.
-#include "commanalyzer/comparison.h"
+#include "commanalyzer/report/comparison.h"
 
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "commanalyzer/estimate_json.h"
-#include "commanalyzer/measurement.h"
-#include "commanalyzer/mpip_report.h"
+#include "commanalyzer/report/estimate_json.h"
+#include "commanalyzer/report/measurement.h"
+#include "commanalyzer/report/mpip_report.h"
 #include "gtest/gtest.h"
 
 namespace commanalyzer {

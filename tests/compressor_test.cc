@@ -1,4 +1,4 @@
-#include "commanalyzer/compressor.h"
+#include "commanalyzer/record/compressor.h"
 
 #include <gtest/gtest.h>
 
@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "commanalyzer/analyzer.h"
-#include "commanalyzer/estimate.h"
+#include "commanalyzer/record/analyzer.h"
+#include "commanalyzer/estimate/estimate.h"
 #include "tests/event_streams.h"
 
 namespace commanalyzer {

@@ -1,6 +1,6 @@
 // Algorithm 4 on small event streams with fixed owner maps, so the expected
 // bytes can be worked out by hand.
-#include "commanalyzer/cost_model.h"
+#include "commanalyzer/estimate/cost_model.h"
 
 #include <gtest/gtest.h>
 
@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "commanalyzer/analyzer.h"
-#include "commanalyzer/estimate.h"
+#include "commanalyzer/record/analyzer.h"
+#include "commanalyzer/estimate/estimate.h"
 #include "tests/event_streams.h"
 
 namespace commanalyzer {

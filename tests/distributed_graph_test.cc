@@ -1,6 +1,6 @@
 // The location graph cut into ranks' shares for the distributed
 // partitioner: the shares are the whole graph, once, with METIS's weights.
-#include "commanalyzer/distributed_graph.h"
+#include "commanalyzer/estimate/distributed_graph.h"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "commanalyzer/analyzer.h"
-#include "commanalyzer/estimate.h"
+#include "commanalyzer/record/analyzer.h"
+#include "commanalyzer/estimate/estimate.h"
 #include "tools/builtin_examples.h"
 
 namespace commanalyzer {

@@ -1,6 +1,6 @@
 // Ownership by data distribution (locations.h, distribution.h): fixed owners
 // per location, aligned arrays, the candidate portfolio, user maps.
-#include "commanalyzer/distribution.h"
+#include "commanalyzer/estimate/distribution.h"
 
 #include <gtest/gtest.h>
 
@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "commanalyzer/analyzer.h"
-#include "commanalyzer/estimate.h"
+#include "commanalyzer/record/analyzer.h"
+#include "commanalyzer/estimate/estimate.h"
 #include "event_streams.h"
 
 namespace commanalyzer {

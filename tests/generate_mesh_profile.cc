@@ -15,8 +15,8 @@
 #include <utility>
 #include <vector>
 
-#include "commanalyzer/analyzer.h"
-#include "commanalyzer/profile_io.h"
+#include "commanalyzer/record/analyzer.h"
+#include "commanalyzer/record/profile_io.h"
 
 namespace {
 

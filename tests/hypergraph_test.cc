@@ -1,7 +1,7 @@
 // The location hypergraph and the hypergraph distribution candidate
 // (hypergraph.h): its nets, its exchange format, Zoltan's PHG run as a
 // program of its own, and the portfolio's handling of the candidate.
-#include "commanalyzer/hypergraph.h"
+#include "commanalyzer/estimate/hypergraph.h"
 
 #include <gtest/gtest.h>
 
@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "commanalyzer/analyzer.h"
-#include "commanalyzer/distribution.h"
-#include "commanalyzer/estimate.h"
+#include "commanalyzer/record/analyzer.h"
+#include "commanalyzer/estimate/distribution.h"
+#include "commanalyzer/estimate/estimate.h"
 #include "event_streams.h"
 
 namespace commanalyzer {

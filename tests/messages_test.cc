@@ -1,17 +1,17 @@
 // Message records (messages.h) and their time (time_model.h): records add
 // up to the cost model's matrices, and message counts, not only bytes,
 // decide the predicted time.
-#include "commanalyzer/messages.h"
+#include "commanalyzer/estimate/messages.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <vector>
 
-#include "commanalyzer/analyzer.h"
-#include "commanalyzer/estimate.h"
-#include "commanalyzer/send_points.h"
-#include "commanalyzer/time_model.h"
+#include "commanalyzer/record/analyzer.h"
+#include "commanalyzer/estimate/estimate.h"
+#include "commanalyzer/estimate/send_points.h"
+#include "commanalyzer/estimate/time_model.h"
 #include "tests/event_streams.h"
 #include "tools/builtin_examples.h"
 

@@ -1,4 +1,4 @@
-#include "commanalyzer/partitioner.h"
+#include "commanalyzer/estimate/partitioner.h"
 
 #include <gtest/gtest.h>
 
@@ -12,9 +12,9 @@
 #include <sstream>
 #include <vector>
 
-#include "commanalyzer/analyzer.h"
-#include "commanalyzer/estimate.h"
-#include "commanalyzer/value_graph.h"
+#include "commanalyzer/record/analyzer.h"
+#include "commanalyzer/estimate/estimate.h"
+#include "commanalyzer/estimate/value_graph.h"
 #include "tests/event_streams.h"
 
 namespace commanalyzer {

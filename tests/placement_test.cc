@@ -3,9 +3,9 @@
 #include <sstream>
 #include <vector>
 
-#include "commanalyzer/graph_placement.h"
-#include "commanalyzer/placement.h"
-#include "commanalyzer/rankfile.h"
+#include "commanalyzer/act/graph_placement.h"
+#include "commanalyzer/act/placement.h"
+#include "commanalyzer/act/rankfile.h"
 #include "gtest/gtest.h"
 
 namespace commanalyzer {

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "commanalyzer/profile_io.h"
+#include "commanalyzer/record/profile_io.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "commanalyzer/profile_io.h"
+#include "commanalyzer/record/profile_io.h"
 
 #include <gtest/gtest.h>
 
@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "commanalyzer/analyzer.h"
-#include "commanalyzer/estimate.h"
+#include "commanalyzer/record/analyzer.h"
+#include "commanalyzer/estimate/estimate.h"
 #include "tests/event_streams.h"
 
 namespace commanalyzer {

@@ -4,7 +4,7 @@
 // then fewest values it would not have received under owner-computes).
 // The planner's shortcuts (components proven to need no max-flow, feeds it
 // leaves out) must not change that optimum.
-#include "commanalyzer/recomputation.h"
+#include "commanalyzer/estimate/recomputation.h"
 
 #include <gtest/gtest.h>
 
@@ -16,7 +16,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
-#include "commanalyzer/analyzer.h"
+#include "commanalyzer/record/analyzer.h"
 
 namespace commanalyzer {
 namespace {

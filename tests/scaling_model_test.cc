@@ -1,5 +1,5 @@
 // Extra-P's normal form recovered from metrics whose law is known.
-#include "commanalyzer/scaling_model.h"
+#include "commanalyzer/report/scaling_model.h"
 
 #include <cmath>
 

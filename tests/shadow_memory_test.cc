@@ -1,11 +1,11 @@
-#include "commanalyzer/shadow_memory.h"
+#include "commanalyzer/record/shadow_memory.h"
 
 #include <gtest/gtest.h>
 
 #include <random>
 #include <vector>
 
-#include "commanalyzer/analyzer.h"
+#include "commanalyzer/record/analyzer.h"
 
 namespace commanalyzer {
 namespace {

@@ -1,4 +1,4 @@
-#include "commanalyzer/slicer.h"
+#include "commanalyzer/record/slicer.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "commanalyzer/value_store.h"
+#include "commanalyzer/record/value_store.h"
 
 #include <gtest/gtest.h>
 

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "commanalyzer/benchgen.h"
-#include "commanalyzer/profile_io.h"
+#include "commanalyzer/act/benchgen.h"
+#include "commanalyzer/record/profile_io.h"
 #include "tools/cli_errors.h"
 #include "tools/estimate_run.h"
 #include "tools/output_files.h"

@@ -1,6 +1,6 @@
 // commanalyzer benchgen PROFILE --procs P --out DIR [--compute_ns T]:
 // DIR/bench.c and DIR/bench.h, an MPI program that performs the predicted
-// communication for P processes (include/commanalyzer/benchgen.h).
+// communication for P processes (include/commanalyzer/act/benchgen.h).
 #ifndef COMMANALYZER_TOOLS_BENCHGEN_COMMAND_H_
 #define COMMANALYZER_TOOLS_BENCHGEN_COMMAND_H_
 

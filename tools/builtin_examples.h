@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "commanalyzer/types.h"
+#include "commanalyzer/record/types.h"
 
 namespace commanalyzer::examples {
 

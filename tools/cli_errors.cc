@@ -5,7 +5,7 @@
 #include <new>
 #include <string>
 
-#include "commanalyzer/profile_io.h"
+#include "commanalyzer/record/profile_io.h"
 
 namespace commanalyzer::cli {
 

@@ -5,7 +5,7 @@
 // (examples/measure/pmpi_counter.c) or mpiP's report. Prints, per process
 // count, the totals and the accuracy (as docs/VALIDATION.md computes it),
 // then per process, per pair and per iteration what the measurement has,
-// marking large differences (include/commanalyzer/comparison.h). Every
+// marking large differences (include/commanalyzer/report/comparison.h). Every
 // input is read and checked before anything is printed: a missing file, a
 // file of another format or a process count the estimate does not have is
 // a UsageError (exit 2).

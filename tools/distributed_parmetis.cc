@@ -9,7 +9,7 @@
 #include <stdexcept>
 
 #include "absl/strings/str_cat.h"
-#include "commanalyzer/parmetis_partitioner.h"
+#include "commanalyzer/estimate/parmetis_partitioner.h"
 #include "tools/distributed_partitioning.h"
 #include "tools/instrumented_build.h"
 

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "commanalyzer/locations.h"
-#include "commanalyzer/types.h"
+#include "commanalyzer/estimate/locations.h"
+#include "commanalyzer/record/types.h"
 
 namespace commanalyzer::cli {
 

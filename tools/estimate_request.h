@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "commanalyzer/cost_model.h"
-#include "commanalyzer/distribution.h"
-#include "commanalyzer/singleton.h"
+#include "commanalyzer/estimate/cost_model.h"
+#include "commanalyzer/estimate/distribution.h"
+#include "commanalyzer/estimate/singleton.h"
 
 namespace commanalyzer::cli {
 

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "commanalyzer/report.h"
+#include "commanalyzer/report/report.h"
 #include "tools/estimate_request.h"
 
 namespace commanalyzer::cli {

@@ -12,7 +12,7 @@
 
 #include <string>
 
-#include "commanalyzer/profile_io.h"
+#include "commanalyzer/record/profile_io.h"
 #include "tools/estimate_run.h"
 
 namespace commanalyzer::cli {

@@ -7,7 +7,7 @@
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "commanalyzer/profile_io.h"
+#include "commanalyzer/record/profile_io.h"
 #include "tools/estimate_run.h"
 #include "tools/output_files.h"
 

@@ -6,7 +6,7 @@
 #include <ostream>
 #include <vector>
 
-#include "commanalyzer/messages.h"
+#include "commanalyzer/estimate/messages.h"
 #include "tools/estimate_request.h"
 
 namespace commanalyzer::cli {

@@ -1,5 +1,5 @@
 // zoltan_phg HYPERGRAPH PARTS OUT: partitions a commanalyzer hypergraph
-// (include/commanalyzer/hypergraph.h) into PARTS parts with Zoltan's
+// (include/commanalyzer/estimate/hypergraph.h) into PARTS parts with Zoltan's
 // parallel hypergraph partitioner (PHG, connectivity metric, 3 % work
 // imbalance) on one process, and writes one part per vertex to OUT.
 // Run by SpawnedHypergraphPartitioner: MPI_Init aborts the process where
@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "commanalyzer/hypergraph.h"
+#include "commanalyzer/estimate/hypergraph.h"
 
 namespace {
 

@@ -16,8 +16,8 @@
 #include <cstdio>
 #include <map>
 
-#include "commanalyzer/analyzer.h"
-#include "commanalyzer/estimate.h"
+#include "commanalyzer/record/analyzer.h"
+#include "commanalyzer/estimate/estimate.h"
 
 namespace {
 

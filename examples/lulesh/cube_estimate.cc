@@ -22,9 +22,9 @@
 #include <map>
 #include <vector>
 
-#include "commanalyzer/partitioner.h"
-#include "commanalyzer/estimate.h"
-#include "commanalyzer/profile_io.h"
+#include "commanalyzer/estimate/partitioner.h"
+#include "commanalyzer/estimate/estimate.h"
+#include "commanalyzer/record/profile_io.h"
 
 using namespace commanalyzer;
 

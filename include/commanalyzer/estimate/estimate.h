@@ -1,0 +1,250 @@
+// Estimator: from a recorded profile to the predicted communication for any
+// number of processes (Algorithm 1, lines 3-5). The graph and its
+// singletons do not depend on the process count and are computed once;
+// each estimate then partitions and costs.
+//
+// Ownership (DESIGN.md): with a DistributionSource (the default,
+// DistributionPortfolio) every location has one owner for the region; the
+// location graph is built once, each candidate distribution is costed and
+// the cheapest kept. With a Partitioner (e.g. MetisPartitioner) each
+// value vertex is placed on its own, the paper's value-instance partition.
+#ifndef COMMANALYZER_ESTIMATE_H_
+#define COMMANALYZER_ESTIMATE_H_
+
+#include <algorithm>
+#include <atomic>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <numeric>
+#include <thread>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "commanalyzer/estimate/cost_model.h"
+#include "commanalyzer/estimate/distribution.h"
+#include "commanalyzer/estimate/locations.h"
+#include "commanalyzer/estimate/partitioner.h"
+#include "commanalyzer/estimate/private_arrays.h"
+#include "commanalyzer/estimate/singleton.h"
+#include "commanalyzer/estimate/value_graph.h"
+
+namespace commanalyzer {
+
+namespace estimate_internal {
+// Every process has between half and twice the mean share.
+inline bool balanced(const std::vector<std::uint64_t>& share) {
+  if (share.empty()) return true;
+  std::uint64_t total = 0;
+  for (std::uint64_t x : share) total += x;
+  return std::all_of(share.begin(), share.end(), [&](std::uint64_t x) {
+    const std::uint64_t scaled = x * share.size();  // x / mean = scaled / total
+    return 2 * scaled >= total && scaled <= 2 * total;
+  });
+}
+
+// The candidate an MPI programmer keeps: the one that runs fastest, not the
+// one that sends least, as processes that wait for each other within an
+// iteration (a pipelined sweep cut across its direction) lose what fewer
+// bytes would save (CommEstimate::predicted_seconds). Among decompositions
+// that give every process a share of the data (bytes owned, `owned`) and
+// of the work (values computed) between half and twice the mean: more
+// than twice, and that process's work and memory are no smaller than on
+// half the processes; less than half, and it idles more than half the
+// time. Failing any, among those balanced in data alone: where the
+// program's own work is uneven (a region costed ten times another), every
+// decomposition of its data is, as its MPI version is. Failing that, any.
+// Ties: fewer bytes, then the first.
+inline std::size_t keep_fastest(const std::vector<CommEstimate>& costed,
+                                const std::vector<std::vector<std::uint64_t>>& owned) {
+  // Tier 0: data and work shared; 1: data shared; 2: any.
+  auto eligible = [&](int tier, std::size_t i) {
+    const bool data = std::none_of(owned[i].begin(), owned[i].end(), [](std::uint64_t b) { return b == 0; }) &&
+                      balanced(owned[i]);
+    return tier == 2 || (data && (tier == 1 || balanced(costed[i].process_work)));
+  };
+  for (int tier = 0; tier < 3; ++tier) {
+    std::size_t fastest = costed.size();
+    for (std::size_t i = 0; i < costed.size(); ++i) {
+      if (!eligible(tier, i)) continue;
+      if (fastest == costed.size() || costed[i].predicted_seconds() < costed[fastest].predicted_seconds() ||
+          (costed[i].predicted_seconds() == costed[fastest].predicted_seconds() &&
+           costed[i].total_bytes() < costed[fastest].total_bytes())) {
+        fastest = i;
+      }
+    }
+    if (fastest < costed.size()) return fastest;
+  }
+  return 0;
+}
+
+}  // namespace estimate_internal
+
+template <class ProfileT, SingletonScorer Scorer = DensityDistanceScorer,
+          class PartitionerT = DistributionPortfolio, class Cost = LogicalVolumeCostModel>
+  requires CostModel<Cost, ProfileT> && (Partitioner<PartitionerT> || DistributionSource<PartitionerT>)
+class Estimator {
+ public:
+  // `threads`: for building the graph (estimate() takes its own count).
+  explicit Estimator(const ProfileT& profile, Scorer scorer = {}, PartitionerT partitioner = {}, Cost cost = {},
+                     unsigned threads = 1)
+      : profile_(profile),
+        graph_(ValueGraph::build(profile, threads)),
+        singletons_(scorer.detect(graph_)),
+        partitioner_(std::move(partitioner)),
+        cost_(std::move(cost)) {}
+
+  static constexpr bool kByLocation = DistributionSource<PartitionerT>;
+
+  // The owner of every graph vertex for `procs` processes (by location: the
+  // first candidate's).
+  std::vector<ProcId> owners(int procs) const {
+    if constexpr (kByLocation) {
+      const LocationIndex& index = locations(procs);
+      return index.vertex_owners(partitioner_.candidates(index, procs).front().node_owner);
+    } else {
+      return partitioner_.partition(graph_, singletons_, procs);
+    }
+  }
+
+  // `threads`: for costing the candidate distributions (by location), each
+  // on its own; the one kept does not depend on it.
+  CommEstimate estimate(int procs, unsigned threads = 1) const {
+    if constexpr (kByLocation) {
+      const LocationIndex& index = locations(procs);
+      std::vector<Distribution> candidates = partitioner_.candidates(index, procs);
+      std::vector<CommEstimate> costed(candidates.size());
+      run_indexed(candidates.size(), threads, [&](std::size_t i) {
+        costed[i] = cost_.estimate(profile_, graph_, index.vertex_owners(candidates[i].node_owner), procs);
+      });
+      std::vector<CandidateCost> tried;
+      std::vector<std::vector<std::uint64_t>> owned(candidates.size());  // bytes per process
+      for (std::size_t i = 0; i < candidates.size(); ++i) {
+        owned[i] = index.owned_bytes(candidates[i].node_owner, procs);
+        tried.push_back({candidates[i].name, costed[i].total_bytes(), costed[i].compute_seconds,
+                         costed[i].exchange_seconds});
+      }
+      const std::size_t fastest = estimate_internal::keep_fastest(costed, owned);
+      CommEstimate best = std::move(costed[fastest]);
+      const Distribution& kept = candidates[fastest];
+      best.distribution = kept.name;
+      best.candidates = std::move(tried);
+      best.owner_map = index.owner_runs(kept.node_owner);
+      best.process_memory = std::move(owned[fastest]);
+      for (std::uint32_t c = 0; c < kept.class_shape.size(); ++c) {
+        if (kept.class_shape[c].empty()) continue;
+        for (std::uint32_t array : index.classes()[c].arrays) best.array_shapes.emplace_back(array, kept.class_shape[c]);
+      }
+      return best;
+    } else {
+      return cost_.estimate(profile_, graph_, owners(procs), procs);
+    }
+  }
+
+  // The location graph for `procs` processes (ownership by location only):
+  // the settled locations of the arrays small enough for each process to
+  // copy (private_arrays.h) are not in it (none for one process: the
+  // default). Counts that copy the same arrays share one graph.
+  const LocationIndex& locations(int procs = 1) const {
+    std::vector<ArrayExtent> arrays;
+    for (const auto& a : profile_.arrays) {
+      arrays.push_back({a.base, a.bytes, a.freed, a.indexed_indirectly, a.scratch, a.copied_into});
+    }
+    std::vector<ArrayMove> moves;
+    for (const auto& m : profile_.moves) moves.push_back({m.from, m.to, m.from_offset, m.to_offset, m.bytes});
+    mark_private_arrays(arrays, moves, ghost_memory(), procs);
+    std::vector<std::uint8_t> copied(arrays.size());
+    for (std::size_t g = 0; g < arrays.size(); ++g) copied[g] = arrays[g].private_copy;
+    std::lock_guard<std::mutex> lock(locations_mutex_);
+    std::unique_ptr<LocationIndex>& index = locations_[copied];
+    if (index == nullptr) {
+      index = std::make_unique<LocationIndex>(LocationIndex::build(graph_, singletons_, arrays, moves));
+    }
+    return *index;
+  }
+
+  // Estimates for several process counts on up to `threads` threads (each
+  // estimate is independent and reads the shared graph only). `done`, if
+  // set, is called as each count is finished (one call at a time, in
+  // finishing order): progress for long runs.
+  std::vector<CommEstimate> estimate(const std::vector<int>& procs, unsigned threads = 1,
+                                     const std::function<void(int procs)>& done = {}) const {
+    std::vector<CommEstimate> all(procs.size());
+    // Largest counts first (they take longest): the last to start is then
+    // a short one, and no thread idles long at the end.
+    std::vector<std::size_t> order(procs.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return procs[a] > procs[b]; });
+    // Threads the counts leave idle cost candidates side by side (one new
+    // count re-estimated on two cores).
+    const unsigned per_count = procs.empty() ? 1 : std::max<unsigned>(1, threads / procs.size());
+    std::mutex mutex;  // guards the calls of done
+    run_indexed(procs.size(), threads, [&](std::size_t i) {
+      const std::size_t k = order[i];
+      all[k] = estimate(procs[k], per_count);
+      if (done) {
+        std::lock_guard<std::mutex> lock(mutex);
+        done(procs[k]);
+      }
+    });
+    return all;
+  }
+
+  const ValueGraph& graph() const { return graph_; }
+  const std::vector<std::uint8_t>& singletons() const { return singletons_; }
+
+ private:
+  // Private copies are bounded by the ghost budget that bounds received
+  // copies (LogicalVolumeCostModel::ghost_memory); 1 for other models.
+  double ghost_memory() const {
+    if constexpr (requires { cost_.ghost_memory; }) {
+      return cost_.ghost_memory;
+    } else {
+      return 1.0;
+    }
+  }
+
+  // task(i) for i in [0, count) on up to `threads` threads, each taking the
+  // next i; rethrows one of the tasks' exceptions once all have run.
+  template <class Task>
+  static void run_indexed(std::size_t count, unsigned threads, const Task& task) {
+    std::atomic<std::size_t> next{0};
+    std::exception_ptr failure;
+    std::mutex mutex;  // guards failure
+    auto worker = [&] {
+      for (std::size_t i; (i = next++) < count;) {
+        try {
+          task(i);
+        } catch (...) {
+          std::lock_guard<std::mutex> lock(mutex);
+          failure = std::current_exception();
+        }
+      }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < std::min<std::size_t>(threads, count); ++t) pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool) t.join();
+    if (failure) std::rethrow_exception(failure);
+  }
+
+  const ProfileT& profile_;
+  ValueGraph graph_;
+  std::vector<std::uint8_t> singletons_;
+  PartitionerT partitioner_;
+  Cost cost_;
+  mutable std::mutex locations_mutex_;
+  mutable std::map<std::vector<std::uint8_t>, std::unique_ptr<LocationIndex>> locations_;  // by arrays copied
+};
+
+}  // namespace commanalyzer
+
+#endif  // COMMANALYZER_ESTIMATE_H_

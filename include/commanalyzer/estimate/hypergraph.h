@@ -1,0 +1,194 @@
+// The location hypergraph and hypergraph partitioners: a distribution
+// candidate that minimises what an owner-computes code sends, not an edge
+// cut.
+//
+//   LocationHypergraph h = location_hypergraph(index);   // locations.h
+//   SpawnedHypergraphPartitioner phg{"/path/to/zoltan_phg"};
+//   std::vector<ProcId> owner = phg.partition(h, 16);     // per node
+//
+// One vertex per location-graph node, weighted by its work; one net per
+// node that exports values: the node and its neighbours, weighted by the
+// instances it exports. A net whose pins lie in lambda parts costs its
+// weight times (lambda - 1), the connectivity metric: a value goes once to
+// every other process that reads it, as the cost model's pruning per value
+// instance counts. (The location graph's rows are symmetric, so a net also
+// holds the node's producers; the cost model judges every candidate.)
+//
+// The partitioner is a library behind the HypergraphPartitioner concept.
+// Zoltan's PHG (tools/zoltan_phg.cc) needs MPI_Init, which aborts its
+// process where MPI cannot start (no network interface in a sandbox):
+// SpawnedHypergraphPartitioner runs it as a separate program, so such a
+// failure costs one candidate, not the analysis.
+#ifndef COMMANALYZER_HYPERGRAPH_H_
+#define COMMANALYZER_HYPERGRAPH_H_
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <concepts>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <istream>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "commanalyzer/estimate/locations.h"
+#include "commanalyzer/record/types.h"
+
+extern char** environ;
+
+namespace commanalyzer {
+
+struct LocationHypergraph {
+  std::vector<std::uint64_t> vertex_weight;  // per node: work
+  std::vector<std::uint64_t> net_start;      // compressed nets: pins[net_start[e] .. net_start[e + 1])
+  std::vector<std::uint32_t> pins;
+  std::vector<std::uint64_t> net_weight;
+  std::size_t vertex_count() const { return vertex_weight.size(); }
+  std::size_t net_count() const { return net_weight.size(); }
+
+  // Sum over nets of weight * (parts spanned - 1) under `owner`.
+  std::uint64_t connectivity_cost(const std::vector<ProcId>& owner) const {
+    std::uint64_t cost = 0;
+    std::vector<ProcId> seen;
+    for (std::size_t e = 0; e < net_count(); ++e) {
+      seen.clear();
+      for (std::uint64_t k = net_start[e]; k < net_start[e + 1]; ++k) {
+        const ProcId p = owner[pins[k]];
+        if (std::find(seen.begin(), seen.end(), p) == seen.end()) seen.push_back(p);
+      }
+      if (!seen.empty()) cost += net_weight[e] * (seen.size() - 1);
+    }
+    return cost;
+  }
+};
+
+inline LocationHypergraph location_hypergraph(const LocationIndex& index) {
+  LocationHypergraph h;
+  const std::size_t n = index.node_count();
+  h.vertex_weight.assign(index.work().begin(), index.work().end());
+  h.net_start.push_back(0);
+  for (std::size_t a = 0; a < n; ++a) {
+    if (index.exports()[a] == 0) continue;  // sends nothing: no net
+    const std::uint64_t first = index.row_start()[a], last = index.row_start()[a + 1];
+    if (first == last) continue;
+    h.pins.push_back(static_cast<std::uint32_t>(a));
+    for (std::uint64_t k = first; k < last; ++k) h.pins.push_back(index.neighbour()[k]);
+    h.net_start.push_back(h.pins.size());
+    h.net_weight.push_back(index.exports()[a]);
+  }
+  return h;
+}
+
+// Text exchange format, for partitioners run as separate programs:
+//   commanalyzer-hypergraph 1
+//   VERTICES NETS
+//   one vertex weight per line
+//   per net: WEIGHT PINS PIN...
+// and, back, one part per vertex per line.
+inline void write_hypergraph(std::ostream& out, const LocationHypergraph& h) {
+  out << "commanalyzer-hypergraph 1\n" << h.vertex_count() << ' ' << h.net_count() << '\n';
+  for (std::uint64_t w : h.vertex_weight) out << w << '\n';
+  for (std::size_t e = 0; e < h.net_count(); ++e) {
+    out << h.net_weight[e] << ' ' << (h.net_start[e + 1] - h.net_start[e]);
+    for (std::uint64_t k = h.net_start[e]; k < h.net_start[e + 1]; ++k) out << ' ' << h.pins[k];
+    out << '\n';
+  }
+}
+
+inline LocationHypergraph read_hypergraph(std::istream& in) {
+  std::string magic;
+  int version = 0;
+  std::size_t vertices = 0, nets = 0;
+  if (!(in >> magic >> version >> vertices >> nets) || magic != "commanalyzer-hypergraph" || version != 1) {
+    throw std::runtime_error("not a commanalyzer-hypergraph 1 file");
+  }
+  LocationHypergraph h;
+  h.vertex_weight.resize(vertices);
+  for (auto& w : h.vertex_weight) {
+    if (!(in >> w)) throw std::runtime_error("hypergraph: truncated vertex weights");
+  }
+  h.net_start.push_back(0);
+  for (std::size_t e = 0; e < nets; ++e) {
+    std::uint64_t weight = 0, count = 0;
+    if (!(in >> weight >> count)) throw std::runtime_error("hypergraph: truncated nets");
+    for (std::uint64_t k = 0; k < count; ++k) {
+      std::uint32_t pin = 0;
+      if (!(in >> pin) || pin >= vertices) throw std::runtime_error("hypergraph: bad pin");
+      h.pins.push_back(pin);
+    }
+    h.net_start.push_back(h.pins.size());
+    h.net_weight.push_back(weight);
+  }
+  return h;
+}
+
+template <class P>
+concept HypergraphPartitioner = requires(const P& p, const LocationHypergraph& h, int parts) {
+  { p.partition(h, parts) } -> std::same_as<std::vector<ProcId>>;
+};
+
+// Runs `program HYPERGRAPH_FILE PARTS OUT_FILE` and reads one part per
+// vertex back. Throws std::runtime_error when the program fails or answers
+// nonsense; its stderr goes to the tool's.
+struct SpawnedHypergraphPartitioner {
+  std::filesystem::path program;
+
+  std::vector<ProcId> partition(const LocationHypergraph& h, int parts) const {
+    std::vector<ProcId> owner(h.vertex_count(), 0);
+    if (parts == 1 || h.vertex_count() == 0) return owner;
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/commanalyzer-hypergraph-XXXXXX";
+    const char* dir = mkdtemp(pattern.data());
+    if (dir == nullptr) throw std::runtime_error("hypergraph: cannot make a temporary directory");
+    const std::filesystem::path in = std::filesystem::path(dir) / "hypergraph", out = std::filesystem::path(dir) / "parts";
+    struct Cleanup {
+      std::filesystem::path dir;
+      ~Cleanup() {
+        std::error_code ec;
+        std::filesystem::remove_all(dir, ec);
+      }
+    } cleanup{dir};
+    {
+      std::ofstream file(in);
+      write_hypergraph(file, h);
+      if (!file) throw std::runtime_error("hypergraph: cannot write " + in.string());
+    }
+    const std::string parts_text = std::to_string(parts);
+    std::vector<std::string> args = {program.string(), in.string(), parts_text, out.string()};
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    pid_t pid = 0;
+    if (posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0) {
+      throw std::runtime_error("hypergraph: cannot run " + program.string());
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0) {
+      if (errno != EINTR) throw std::runtime_error("hypergraph: lost " + program.string());
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+      throw std::runtime_error(program.filename().string() + " failed (exit status " +
+                               std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status)) + ")");
+    }
+    std::ifstream result(out);
+    for (ProcId& p : owner) {
+      if (!(result >> p) || p < 0 || p >= parts) throw std::runtime_error("hypergraph: bad answer from " + program.string());
+    }
+    return owner;
+  }
+};
+
+static_assert(HypergraphPartitioner<SpawnedHypergraphPartitioner>);
+
+}  // namespace commanalyzer
+
+#endif  // COMMANALYZER_HYPERGRAPH_H_

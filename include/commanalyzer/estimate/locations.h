@@ -1,0 +1,421 @@
+// Locations: the memory a data distribution assigns to processes, and the
+// graph of value flow between them (DESIGN.md, "Ownership").
+//
+// Every value vertex is stored at one location (its home). A location in a
+// tracked heap array is named by (array, byte offset); arrays of one extent
+// are *aligned* (element i of each is one location cluster, as an SPMD code
+// distributes u and v of a stencil alike). The alignment rule is a policy.
+// Vertices homed anywhere else (stack and register spills, globals, small
+// blocks, branch decisions, and scratch blocks: heap arrays allocated and
+// freed within one iteration, a chunk's work arrays) are *free*:
+// temporaries that go with the process that computes from them. Singleton
+// vertices outside arrays, and the settled locations of small arrays every
+// process copies (private_arrays.h), are in neither.
+//
+// The location graph has one node per location cluster and one per free
+// vertex; its edge weights are the value uses between them summed over the
+// whole region, so its size does not grow with the number of time steps
+// (only the free vertices do).
+#ifndef COMMANALYZER_LOCATIONS_H_
+#define COMMANALYZER_LOCATIONS_H_
+
+#include <algorithm>
+#include <concepts>
+#include <cstdint>
+#include <map>
+#include <numeric>
+#include <optional>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "commanalyzer/record/types.h"
+#include "commanalyzer/estimate/value_graph.h"
+
+namespace commanalyzer {
+
+// An array as the profile records it (Profile::Array).
+struct ArrayExtent {
+  Address base = 0;
+  std::uint64_t bytes = 0;
+  bool freed = false;
+  bool indexed_indirectly = false;  // at an index read from an array (x[col[k]])
+  bool scratch = false;             // allocated and freed in one iteration (Profile::Array)
+  bool copied_into = false;         // the region copies values into it (Profile::Array)
+  bool private_copy = false;        // small enough for every process to copy (private_arrays.h)
+};
+
+// A copy from one array into another (Profile::Move).
+struct ArrayMove {
+  std::uint32_t from = 0, to = 0;
+  std::uint64_t from_offset = 0, to_offset = 0, bytes = 0;
+};
+
+// Alignment policy: arrays with equal keys are distributed alike.
+template <class A>
+concept AlignmentPolicy = requires(const A& a, const ArrayExtent& array, std::uint32_t id) {
+  { a.key(array, id) } -> std::convertible_to<std::uint64_t>;
+};
+
+// Default: arrays of the same extent in bytes are aligned.
+struct AlignByExtent {
+  std::uint64_t key(const ArrayExtent& array, std::uint32_t) const { return array.bytes; }
+};
+// Every array distributed on its own.
+struct AlignNone {
+  std::uint64_t key(const ArrayExtent&, std::uint32_t id) const { return id; }
+};
+
+// Elements first..last of array `array` (1-based, allocation order) are
+// owned by `rank`.
+struct OwnerRun {
+  std::uint32_t array = 0;
+  std::uint64_t first = 0, last = 0;
+  ProcId rank = 0;
+  bool operator==(const OwnerRun&) const = default;
+};
+
+class LocationIndex {
+ public:
+  using Node = std::uint32_t;
+  static constexpr Node kNone = ~Node{0};  // singletons
+
+  // A set of aligned arrays: one extent, one element size.
+  struct ArrayClass {
+    std::uint64_t bytes = 0;
+    std::uint64_t element_bytes = 0;  // gcd of the offsets used and the extent
+    std::vector<std::uint32_t> arrays;  // array ids (1-based, as vertex groups)
+    std::size_t locations = 0;          // of them in the graph (0: arrays the region never used)
+    bool indexed_indirectly = false;    // one of them is (ArrayExtent)
+    bool written = false;               // the region stores to one of them (else: read only, inputs)
+    std::uint64_t elements() const { return element_bytes == 0 ? 0 : bytes / element_bytes; }
+  };
+
+  // The last move out of each array that covers each byte: the moves
+  // painted in the order they happened onto disjoint intervals, a later
+  // move over an earlier one. A lookup is then a search in one array's
+  // intervals, not a scan of every move (a stencil copied back with memcpy
+  // every step records a move per step).
+  class LastMoves {
+   public:
+    LastMoves(const std::vector<ArrayMove>& moves, std::size_t arrays) : painted_(arrays + 1) {
+      for (const ArrayMove& m : moves) {
+        if (m.from <= arrays && m.to <= arrays && m.bytes != 0) paint(painted_[m.from], m);
+      }
+    }
+    // The last move out of array g covering `offset`; null if none.
+    const ArrayMove* covering(std::uint32_t g, std::uint64_t offset) const {
+      const Intervals& in = painted_[g];
+      auto it = in.upper_bound(offset);
+      if (it == in.begin()) return nullptr;
+      --it;
+      return offset < it->second.first ? it->second.second : nullptr;
+    }
+    std::size_t arrays() const { return painted_.size(); }
+
+   private:
+    using Intervals = std::map<std::uint64_t, std::pair<std::uint64_t, const ArrayMove*>>;  // first -> (end, move)
+    // Cuts the interval holding `at` (if any starts before it) in two.
+    static void split(Intervals& in, std::uint64_t at) {
+      auto it = in.upper_bound(at);
+      if (it == in.begin()) return;
+      --it;
+      const auto [end, move] = it->second;
+      if (it->first < at && at < end) {
+        it->second.first = at;
+        in.emplace(at, std::pair{end, move});
+      }
+    }
+    static void paint(Intervals& in, const ArrayMove& m) {
+      const std::uint64_t first = m.from_offset, end = m.from_offset + m.bytes;
+      split(in, first);
+      split(in, end);
+      in.erase(in.lower_bound(first), in.lower_bound(end));
+      in.emplace(first, std::pair{end, &m});
+    }
+    std::vector<Intervals> painted_;
+  };
+
+  // Where a value homed at (array g, offset) lives at the end: a freed
+  // array's values live on where the last copy out of it put them (a
+  // growing std::vector's elements, realloc), followed from array to array.
+  static std::pair<std::uint32_t, std::uint64_t> live_home(std::uint32_t g, std::uint64_t offset,
+                                                           const std::vector<ArrayExtent>& arrays,
+                                                           const LastMoves& moves) {
+    for (std::size_t hops = 0; arrays[g - 1].freed && hops <= moves.arrays(); ++hops) {
+      const ArrayMove* last = moves.covering(g, offset);
+      if (last == nullptr) break;
+      offset = last->to_offset + (offset - last->from_offset);
+      g = last->to;
+    }
+    return {g, offset};
+  }
+
+  template <AlignmentPolicy Alignment = AlignByExtent>
+  static LocationIndex build(const ValueGraph& graph, const std::vector<std::uint8_t>& singleton,
+                             const std::vector<ArrayExtent>& arrays, const std::vector<ArrayMove>& moves = {},
+                             Alignment alignment = {}) {
+    LocationIndex index;
+    const LastMoves last_moves(moves, arrays.size());
+    // Array classes.
+    std::map<std::uint64_t, std::uint32_t> class_of_key;
+    std::vector<std::uint32_t> class_of_array(arrays.size() + 1, kNoClass);
+    for (std::uint32_t id = 1; id <= arrays.size(); ++id) {
+      auto [it, fresh] = class_of_key.try_emplace(alignment.key(arrays[id - 1], id),
+                                                  static_cast<std::uint32_t>(index.classes_.size()));
+      if (fresh) index.classes_.push_back({arrays[id - 1].bytes, 0, {}});
+      class_of_array[id] = it->second;
+      index.classes_[it->second].arrays.push_back(id);
+      index.classes_[it->second].indexed_indirectly |= arrays[id - 1].indexed_indirectly;
+    }
+    // Locations of the array-homed vertices; free nodes after them.
+    absl::flat_hash_map<std::pair<std::uint32_t, std::uint64_t>, Node> location_of;
+    index.node_of_vertex_.assign(graph.vertex_count(), kNone);
+    std::vector<ValueGraph::Vertex> free;
+    const auto copied = settled_locations(graph, singleton, arrays, alignment);
+    for (ValueGraph::Vertex v = 0; v < graph.vertex_count(); ++v) {
+      const std::uint32_t g = graph.group(v);
+      if (copied(v)) continue;
+      // A scratch block's elements are temporaries: each process keeps its
+      // own work memory and computes into it what it consumes.
+      const bool in_array = g != 0 && g <= arrays.size() && !arrays[g - 1].scratch &&
+                            graph.home(v) >= arrays[g - 1].base &&
+                            graph.home(v) < arrays[g - 1].base + arrays[g - 1].bytes;
+      // Array elements are distributed, never replicated: only scalars,
+      // temporaries and decisions can be singletons (a coefficient, a
+      // global sum, a residual). A node's force accumulator, used by many,
+      // is still one process's element.
+      if (singleton[v] && !in_array) continue;
+      if (!in_array) {
+        free.push_back(v);
+        continue;
+      }
+      const auto [live, offset] = live_home(g, graph.home(v) - arrays[g - 1].base, arrays, last_moves);
+      const std::uint32_t c = class_of_array[live];
+      auto [it, fresh] = location_of.try_emplace(std::pair{c, offset}, static_cast<Node>(index.class_.size()));
+      if (fresh) {
+        index.class_.push_back(c);
+        index.offset_.push_back(offset);
+        ArrayClass& cls = index.classes_[c];
+        cls.element_bytes = std::gcd(cls.element_bytes, offset);
+        ++cls.locations;
+      }
+      index.node_of_vertex_[v] = it->second;
+    }
+    for (ArrayClass& cls : index.classes_) {
+      cls.element_bytes = std::gcd(cls.element_bytes, cls.bytes);
+    }
+    index.locations_ = index.class_.size();
+    for (ValueGraph::Vertex v : free) {
+      index.node_of_vertex_[v] = static_cast<Node>(index.class_.size());
+      index.class_.push_back(kNoClass);
+      index.offset_.push_back(0);
+    }
+    index.build_graph(graph);
+    return index;
+  }
+
+  static constexpr std::uint32_t kNoClass = ~std::uint32_t{0};
+
+  // Whether v is a value every process has in its own copy of a small
+  // array (private_arrays.h): one at a location of a private_copy array
+  // that no single process computes into (the region only reads it, or
+  // stores there only singletons). A location is the aligned cluster
+  // (element i of every array of one extent); an array the region copies
+  // values into (y[i] = x[i] keeps x's vertex, homed elsewhere) has none
+  // that is settled.
+  template <AlignmentPolicy Alignment>
+  static auto settled_locations(const ValueGraph& graph, const std::vector<std::uint8_t>& singleton,
+                                const std::vector<ArrayExtent>& arrays, Alignment alignment) {
+    absl::flat_hash_set<std::uint64_t> copied_classes;  // alignment keys
+    for (std::uint32_t g = 1; g <= arrays.size(); ++g) {
+      if (arrays[g - 1].private_copy) copied_classes.insert(alignment.key(arrays[g - 1], g));
+    }
+    // (class, offset) of v's home in a copied class.
+    auto location = [&graph, &arrays, alignment, copied_classes](
+                        ValueGraph::Vertex v) -> std::optional<std::pair<std::uint64_t, Address>> {
+      const std::uint32_t g = graph.group(v);
+      if (g == 0 || g > arrays.size()) return std::nullopt;
+      const ArrayExtent& a = arrays[g - 1];
+      const auto key = static_cast<std::uint64_t>(alignment.key(a, g));
+      if (!copied_classes.contains(key) || graph.home(v) < a.base || graph.home(v) >= a.base + a.bytes) {
+        return std::nullopt;
+      }
+      return std::pair{key, graph.home(v) - a.base};
+    };
+    absl::flat_hash_set<std::pair<std::uint64_t, Address>> computed;
+    for (ValueGraph::Vertex v = 0; !copied_classes.empty() && v < graph.vertex_count(); ++v) {
+      if (graph.work(v) == 0 || singleton[v]) continue;
+      if (const auto at = location(v)) computed.insert(*at);
+    }
+    return [&graph, &singleton, &arrays, location, computed = std::move(computed)](ValueGraph::Vertex v) {
+      if (graph.work(v) != 0 && !singleton[v]) return false;
+      const std::uint32_t g = graph.group(v);
+      if (g == 0 || g > arrays.size() || !arrays[g - 1].private_copy || arrays[g - 1].copied_into) return false;
+      const auto at = location(v);
+      return at.has_value() && !computed.contains(*at);
+    };
+  }
+
+  std::size_t node_count() const { return class_.size(); }
+  std::size_t location_count() const { return locations_; }  // nodes [0, locations) are array locations
+  bool is_free(Node n) const { return n >= locations_; }
+  Node node_of(ValueGraph::Vertex v) const { return node_of_vertex_[v]; }
+  std::uint32_t class_of(Node n) const { return class_[n]; }
+  std::uint64_t offset(Node n) const { return offset_[n]; }
+  const std::vector<ArrayClass>& classes() const { return classes_; }
+  // Element index of an array location in its class.
+  std::uint64_t element(Node n) const { return offset_[n] / classes_[class_[n]].element_bytes; }
+
+  // The symmetric location graph in compressed rows: neighbours and summed uses.
+  const std::vector<std::uint64_t>& row_start() const { return row_start_; }
+  const std::vector<Node>& neighbour() const { return neighbour_; }
+  const std::vector<std::uint64_t>& uses() const { return uses_; }
+  // The nodes that read a node's values (its consumers), in compressed
+  // rows, for free nodes and nodes of read-only classes (empty for others).
+  const std::vector<std::uint64_t>& consumer_start() const { return consumer_start_; }
+  const std::vector<Node>& consumer() const { return consumer_; }
+  // Work per node: 1 + source uses computed there per value vertex (owner computes).
+  const std::vector<std::uint64_t>& work() const { return work_; }
+  // Distinct instances a node's vertices export (what it may have to send).
+  const std::vector<std::uint64_t>& exports() const { return exports_; }
+
+  // Owner of every graph vertex from an owner per node (kReplicated for singletons).
+  std::vector<ProcId> vertex_owners(const std::vector<ProcId>& node_owner) const {
+    std::vector<ProcId> owner(node_of_vertex_.size(), kReplicated);
+    for (std::size_t v = 0; v < owner.size(); ++v) {
+      if (node_of_vertex_[v] != kNone) owner[v] = node_owner[node_of_vertex_[v]];
+    }
+    return owner;
+  }
+
+  // The owner map of every array as runs of consecutive elements (of the
+  // elements the region touched) with one owner.
+  std::vector<OwnerRun> owner_runs(const std::vector<ProcId>& node_owner) const {
+    std::vector<std::tuple<std::uint32_t, std::uint64_t, ProcId>> cells;  // (class, element, owner)
+    for (Node n = 0; n < locations_; ++n) cells.emplace_back(class_[n], element(n), node_owner[n]);
+    std::sort(cells.begin(), cells.end());
+    std::vector<OwnerRun> runs;
+    for (std::size_t i = 0; i < cells.size();) {
+      const auto [c, first, rank] = cells[i];
+      std::size_t j = i + 1;
+      while (j < cells.size() && std::get<0>(cells[j]) == c && std::get<2>(cells[j]) == rank) ++j;
+      for (std::uint32_t array : classes_[c].arrays) runs.push_back({array, first, std::get<1>(cells[j - 1]), rank});
+      i = j;
+    }
+    std::sort(runs.begin(), runs.end(), [](const OwnerRun& a, const OwnerRun& b) {
+      return std::tie(a.array, a.first) < std::tie(b.array, b.first);
+    });
+    return runs;
+  }
+
+  // Bytes of array locations each of `procs` processes owns: a node is one
+  // element of every array of its class.
+  std::vector<std::uint64_t> owned_bytes(const std::vector<ProcId>& node_owner, int procs) const {
+    std::vector<std::uint64_t> bytes(static_cast<std::size_t>(procs), 0);
+    for (Node n = 0; n < locations_; ++n) {
+      const ArrayClass& c = classes_[class_[n]];
+      if (node_owner[n] >= 0) bytes[static_cast<std::size_t>(node_owner[n])] += c.element_bytes * c.arrays.size();
+    }
+    return bytes;
+  }
+
+  // Sum of the uses along edges whose ends have different owners.
+  std::uint64_t cut(const std::vector<ProcId>& node_owner) const {
+    std::uint64_t total = 0;
+    for (Node a = 0; a < node_count(); ++a) {
+      for (std::uint64_t e = row_start_[a]; e < row_start_[a + 1]; ++e) {
+        if (node_owner[a] != node_owner[neighbour_[e]]) total += uses_[e];
+      }
+    }
+    return total / 2;
+  }
+
+ private:
+  // The location graph's rows, node by node: the symmetric value-graph
+  // rows of its vertices mapped to nodes and summed in a dense accumulator
+  // (no hashing: one pass over the value graph's edges).
+  void build_graph(const ValueGraph& graph) {
+    const std::size_t n = node_count();
+    work_.assign(n, 0);
+    exports_.assign(n, 0);
+    std::vector<std::uint64_t> first(n + 1, 0);  // vertices by node
+    for (Node a : node_of_vertex_) {
+      if (a != kNone) ++first[a + 1];
+    }
+    for (std::size_t a = 0; a < n; ++a) first[a + 1] += first[a];
+    std::vector<ValueGraph::Vertex> members(first[n]);
+    {
+      std::vector<std::uint64_t> next(first.begin(), first.end() - 1);
+      for (ValueGraph::Vertex v = 0; v < node_of_vertex_.size(); ++v) {
+        if (node_of_vertex_[v] != kNone) members[next[node_of_vertex_[v]]++] = v;
+      }
+    }
+    for (ValueGraph::Vertex v = 0; v < node_of_vertex_.size(); ++v) {
+      const Node a = node_of_vertex_[v];
+      if (a != kNone && a < locations_ && graph.work(v) > 0) classes_[class_[a]].written = true;
+    }
+    const auto& g = graph.symmetric();
+    constexpr std::uint32_t kUnseen = ~std::uint32_t{0};
+    std::vector<std::uint32_t> slot(n, kUnseen);
+    std::vector<std::pair<Node, std::uint64_t>> row;
+    row_start_.assign(1, 0);
+    for (Node a = 0; a < n; ++a) {
+      row.clear();
+      for (std::uint64_t k = first[a]; k < first[a + 1]; ++k) {
+        const ValueGraph::Vertex v = members[k];
+        work_[a] += 1 + graph.work(v);
+        exports_[a] += graph.exports(v);
+        for (auto e : boost::make_iterator_range(boost::out_edges(v, g))) {
+          const Node b = node_of_vertex_[boost::target(e, g)];
+          if (b == kNone || b == a) continue;
+          if (slot[b] == kUnseen) {
+            slot[b] = static_cast<std::uint32_t>(row.size());
+            row.emplace_back(b, 0);
+          }
+          row[slot[b]].second += g[e].uses;
+        }
+      }
+      for (const auto& [b, uses] : row) slot[b] = kUnseen;
+      // Sorted by neighbour: the graph, and what METIS makes of it, do not
+      // depend on the order the vertices were met in.
+      std::sort(row.begin(), row.end());
+      for (const auto& [b, uses] : row) {
+        neighbour_.push_back(b);
+        uses_.push_back(uses);
+      }
+      row_start_.push_back(neighbour_.size());
+      if (a >= locations_ || !classes_[class_[a]].written) {
+        const std::size_t from = consumer_.size();
+        for (std::uint64_t k = first[a]; k < first[a + 1]; ++k) {
+          for (auto e : boost::make_iterator_range(boost::out_edges(members[k], graph.directed()))) {
+            const Node b = node_of_vertex_[boost::target(e, graph.directed())];
+            if (b != kNone && b != a) consumer_.push_back(b);
+          }
+        }
+        std::sort(consumer_.begin() + from, consumer_.end());
+        consumer_.erase(std::unique(consumer_.begin() + from, consumer_.end()), consumer_.end());
+      }
+      consumer_start_.push_back(consumer_.size());
+    }
+  }
+
+  std::vector<ArrayClass> classes_;
+  std::vector<Node> node_of_vertex_;
+  std::vector<std::uint32_t> class_;  // per node; kNoClass for free nodes
+  std::vector<std::uint64_t> offset_;
+  std::size_t locations_ = 0;
+  std::vector<std::uint64_t> row_start_;
+  std::vector<Node> neighbour_;
+  std::vector<std::uint64_t> uses_;
+  std::vector<std::uint64_t> consumer_start_{0};
+  std::vector<Node> consumer_;
+  std::vector<std::uint64_t> work_;
+  std::vector<std::uint64_t> exports_;
+};
+
+}  // namespace commanalyzer
+
+#endif  // COMMANALYZER_LOCATIONS_H_

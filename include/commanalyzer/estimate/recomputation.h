@@ -1,0 +1,392 @@
+// Recomputation: which of the values a process receives it could compute
+// itself more cheaply, given what it owns.
+//
+// Owner-computes sends every remote instance a process uses. A process can
+// instead receive fewer, earlier values and recompute the rest: with the
+// summed force of a shared node, a LULESH-style code derives the node's new
+// velocity and position itself (3 doubles instead of 6). Per receiving
+// process q this is a minimum vertex cut in the value-flow DAG: every path
+// from a value q cannot compute (a remote input, or the search horizon) to
+// a value q uses must pass a value that q receives; each cut value costs
+// its size. Values q owns and replicated (singleton) values are free.
+// Received values are a valid cut, so the plan never costs more bytes.
+#ifndef COMMANALYZER_RECOMPUTATION_H_
+#define COMMANALYZER_RECOMPUTATION_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <numeric>
+#include <span>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <boost/graph/compressed_sparse_row_graph.hpp>
+#include <boost/property_map/property_map.hpp>
+// Boost 1.74's max-flow trips GCC's -Wmaybe-uninitialized on an iterator it
+// assigns before use.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <boost/graph/boykov_kolmogorov_max_flow.hpp>
+#pragma GCC diagnostic pop
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "commanalyzer/record/types.h"
+
+namespace commanalyzer {
+
+namespace recomputation_internal {
+
+// A flow network for Boost's Boykov-Kolmogorov max-flow in compressed
+// sparse rows: arcs added with their reverse (capacity 0) and kept, per
+// vertex, in the order added. (An adjacency_list allocates each edge's
+// properties on the heap: millions of allocations for a stencil's halos.)
+class FlowNetwork {
+ public:
+  explicit FlowNetwork(std::size_t vertices) : vertices_(vertices) {}
+
+  void connect(std::uint32_t from, std::uint32_t to, std::int64_t capacity) {
+    arcs_.emplace_back(from, to);
+    capacity_.push_back(capacity);
+    arcs_.emplace_back(to, from);
+    capacity_.push_back(0);
+  }
+
+  // Colors after the max-flow from `source` to `sink`: black for the
+  // source side of the minimum cut (what the source reaches in the
+  // residual network).
+  std::vector<boost::default_color_type> min_cut_colors(std::uint32_t source, std::uint32_t sink) const {
+    using Graph = boost::compressed_sparse_row_graph<boost::directedS, boost::no_property, boost::no_property,
+                                                     boost::no_property, std::uint32_t, std::uint64_t>;
+    using Edge = boost::graph_traits<Graph>::edge_descriptor;
+    // Arc k's place among the arcs sorted by tail, stably (a counting sort).
+    std::vector<std::uint64_t> next(vertices_ + 1, 0);
+    for (const auto& [from, to] : arcs_) ++next[from + 1];
+    for (std::size_t v = 0; v < vertices_; ++v) next[v + 1] += next[v];
+    std::vector<std::uint64_t> place(arcs_.size());
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> sorted(arcs_.size());
+    for (std::size_t k = 0; k < arcs_.size(); ++k) {
+      place[k] = next[arcs_[k].first]++;
+      sorted[place[k]] = arcs_[k];
+    }
+    const Graph g(boost::edges_are_sorted, sorted.begin(), sorted.end(), vertices_);
+    std::vector<std::int64_t> capacity(arcs_.size()), residual(arcs_.size());
+    std::vector<Edge> reverse(arcs_.size());
+    for (std::size_t k = 0; k < arcs_.size(); ++k) {
+      capacity[place[k]] = capacity_[k];
+      reverse[place[k]] = Edge(arcs_[k ^ 1].first, place[k ^ 1]);
+    }
+    std::vector<Edge> predecessor(vertices_);
+    std::vector<boost::default_color_type> color(vertices_);
+    std::vector<long> distance(vertices_);
+    const auto edge_index = boost::get(boost::edge_index, g);
+    const auto vertex_index = boost::get(boost::vertex_index, g);
+    boost::boykov_kolmogorov_max_flow(g, boost::make_iterator_property_map(capacity.begin(), edge_index),
+                                      boost::make_iterator_property_map(residual.begin(), edge_index),
+                                      boost::make_iterator_property_map(reverse.begin(), edge_index),
+                                      boost::make_iterator_property_map(predecessor.begin(), vertex_index),
+                                      boost::make_iterator_property_map(color.begin(), vertex_index),
+                                      boost::make_iterator_property_map(distance.begin(), vertex_index),
+                                      vertex_index, source, sink);
+    return color;
+  }
+
+ private:
+  std::size_t vertices_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> arcs_;  // arc 2k + 1 reverses arc 2k
+  std::vector<std::int64_t> capacity_;
+};
+
+// The recorded sources of chosen values, by ValueId. An index per value,
+// not a hash map: the lookups run for every source of every used value,
+// and the used values come in ascending order, which an index turns into
+// near-sequential reads. The lists share one array (millions of them).
+class RecordedSources {
+ public:
+  explicit RecordedSources(std::size_t values) : slot_(values, 0) {}
+
+  void add(ValueId v, std::span<const ValueId> sources) {
+    ids_.insert(ids_.end(), sources.begin(), sources.end());
+    end_.push_back(ids_.size());
+    slot_[v] = static_cast<std::uint32_t>(end_.size() - 1);
+  }
+  bool contains(ValueId v) const { return slot_[v] != 0; }
+  // Requires contains(v).
+  std::span<const ValueId> operator[](ValueId v) const {
+    const std::uint32_t i = slot_[v];
+    return {ids_.data() + end_[i - 1], ids_.data() + end_[i]};
+  }
+
+ private:
+  std::vector<std::uint32_t> slot_;      // per value: its list's number, 0 = none
+  std::vector<std::uint64_t> end_{0};    // list i is ids_[end_[i - 1], end_[i])
+  std::vector<ValueId> ids_;
+};
+
+}  // namespace recomputation_internal
+
+// Keys are instance * procs + receiving process.
+struct ReceptionPlan {
+  absl::flat_hash_set<std::uint64_t> recomputed;  // received before, now computed by the receiver
+  std::vector<std::uint64_t> extra;               // received now, not before (an earlier value instead); ascending
+};
+
+struct RecomputationLimits {
+  int depth = 1;                 // how far back from a used value to look for a cheaper cut
+  std::size_t max_sources = 16;  // values with more sources are received, never recomputed
+};
+
+// No process contributed to any remote sum (plan_receptions' default).
+struct NoContributions {
+  bool operator()(ValueId, ProcId) const { return false; }
+};
+
+// `received`: the keys of owner-computes; `owner_of(v)`: owning process or
+// kReplicated; `contributed(s, q)`: q sent a partial to the remote sum s in
+// s's iteration.
+//
+// A value q would receive that was computed from a sum q contributed to in
+// the same iteration makes a round trip: q's partial goes to the sum's
+// owner, which computes the value and sends it back, two dependent rounds
+// of messages in one step. SPMD codes that duplicate shared entities
+// (LULESH's boundary nodes, finite-element assembly) exchange the partials
+// among the sharers instead and compute the value on every sharer: q is
+// given the sum (the cost model turns that into the other sharers'
+// partials) and recomputes the value, whatever the bytes.
+// `received` holds keys or (key, anything) pairs.
+template <class ProfileT, class Received, class OwnerOf, class ContributedTo = NoContributions>
+ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const Received& received,
+                              OwnerOf owner_of, RecomputationLimits limits = {},
+                              ContributedTo contributed = {}) {
+  ReceptionPlan plan;
+  if (received.empty()) return plan;
+  std::vector<std::vector<ValueId>> used(procs);
+  auto key_of = [](const auto& entry) -> std::uint64_t {
+    if constexpr (std::is_integral_v<std::decay_t<decltype(entry)>>) {
+      return entry;
+    } else {
+      return entry.first;
+    }
+  };
+  for (const auto& entry : received) {
+    const std::uint64_t k = key_of(entry);
+    used[k % procs].push_back(static_cast<ValueId>(k / procs));
+  }
+  for (auto& values : used) std::sort(values.begin(), values.end());  // hash order would pick among equal cuts
+
+  // Sources of every value fewer than `depth` steps back from a received
+  // one (one sequential pass over the flows per step back; the values
+  // `depth` steps back are not computed here, their sources are not
+  // needed). Values without an entry have no recorded flow (inputs, values
+  // from before the region). Wanted values as a bitmap: the pass asks
+  // about every recorded value.
+  recomputation_internal::RecordedSources sources_of(profile.values.count() + 1);
+  std::vector<bool> wanted(profile.values.count() + 1, false);
+  std::size_t wanted_count = 0;
+  for (const auto& entry : received) {
+    const std::uint64_t k = key_of(entry);
+    const auto v = static_cast<ValueId>(k / procs);
+    wanted_count += !wanted[v];
+    wanted[v] = true;
+  }
+  for (int level = 0; level < limits.depth && wanted_count != 0; ++level) {
+    std::vector<bool> next(wanted.size(), false);
+    std::size_t next_count = 0;
+    profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
+      if (!wanted[v]) return;
+      sources_of.add(v, sources);
+      if (sources.size() <= limits.max_sources && level + 1 < limits.depth) {
+        for (ValueId s : sources) {
+          if (!next[s] && !sources_of.contains(s)) {
+            next[s] = true;
+            ++next_count;
+          }
+        }
+      }
+    });
+    wanted = std::move(next);
+    wanted_count = next_count;
+  }
+
+  constexpr std::int64_t kInfinite = std::numeric_limits<std::int64_t>::max() / 4;
+  constexpr std::int64_t kTieScale = std::int64_t{1} << 24;  // > vertices of one cut problem
+
+  // Per value, for the receiver at hand: used by it, a ghost update (below).
+  // An array, not sets: the checks run for every source of every used value.
+  enum : std::uint8_t { kUsedHere = 1, kGhost = 2 };
+  std::vector<std::uint8_t> mark(profile.values.count() + 1, 0);
+  for (ProcId q = 0; q < procs; ++q) {
+    if (used[q].empty()) continue;
+    // The cut problem as lists first. A value q neither owns nor gets
+    // replicated is a node: cutting it (its "in" to its "out" vertex)
+    // = receiving it.
+    absl::flat_hash_map<ValueId, std::uint32_t> index;
+    std::vector<ValueId> values;
+    std::vector<int> depth_of;
+    std::vector<std::uint8_t> uncomputable;                  // q cannot compute it (here): an edge from 0
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> feeds;  // (s, v): v computed from s
+    std::deque<std::uint32_t> queue;
+    auto node = [&](ValueId v, int depth) {
+      auto [it, fresh] = index.try_emplace(v, static_cast<std::uint32_t>(values.size()));
+      if (fresh) {
+        values.push_back(v);
+        depth_of.push_back(depth);
+        uncomputable.push_back(0);
+        queue.push_back(it->second);
+      }
+      return it->second;
+    };
+    auto free_at_q = [&](ValueId v) {
+      const ProcId p = owner_of(v);
+      return p == q || p == kReplicated;
+    };
+    // A used value is a *ghost update* when every value it is computed
+    // from that q neither owns nor gets replicated is itself a used value
+    // that q receives as it is (one with no recorded flow, or a ghost
+    // update): `in[i] += 1.0` on a halo. q receives ghost updates; keeping
+    // a ghost copy current from ghost copies is what no SPMD code does.
+    // Recomputation replaces used values by earlier values q does not use
+    // itself (LULESH's summed force, from which a shared node's velocity
+    // and then its position follow).
+    for (ValueId v : used[q]) mark[v] = kUsedHere;
+    for (ValueId v : used[q]) {  // ascending: sources before the values computed from them
+      if (!sources_of.contains(v)) continue;
+      bool remote = false, from_ghosts = true;
+      for (ValueId s : sources_of[v]) {
+        if (free_at_q(s)) continue;
+        remote = true;
+        from_ghosts &= (mark[s] & kUsedHere) && (!sources_of.contains(s) || (mark[s] & kGhost));
+      }
+      if (remote && from_ghosts) mark[v] |= kGhost;
+    }
+    for (ValueId v : used[q]) node(v, 0);
+    while (!queue.empty()) {
+      const std::uint32_t i = queue.front();
+      queue.pop_front();
+      if (depth_of[i] >= limits.depth || !sources_of.contains(values[i]) ||
+          sources_of[values[i]].size() > limits.max_sources) {
+        uncomputable[i] = 1;
+        continue;
+      }
+      const std::span<const ValueId> sources = sources_of[values[i]];
+      if (depth_of[i] == 0 && (mark[values[i]] & kGhost)) {
+        uncomputable[i] = 1;
+        continue;
+      }
+      for (ValueId s : sources) {
+        if (free_at_q(s)) continue;
+        // A used value leads to the sink itself: every path on through it
+        // is cut at or before it already, so its feeds change no cut (and
+        // would tie a stencil's halo of every step into one component).
+        const std::uint32_t j = node(s, depth_of[i] + 1);
+        if (depth_of[j] != 0) feeds.emplace_back(j, i);
+      }
+    }
+    // Round trips (see above): used values q must compute itself.
+    std::vector<std::uint8_t> round_trip(values.size(), 0);
+    for (std::uint32_t i = 0; i < values.size(); ++i) {
+      if (depth_of[i] != 0 || uncomputable[i]) continue;
+      for (ValueId s : sources_of[values[i]]) {
+        if (!free_at_q(s) && contributed(s, q)) round_trip[i] = 1;
+      }
+    }
+    // Bytes first; among cuts of equal bytes, the one receiving the used
+    // values themselves (owner-computes), not earlier ones. A round trip
+    // cannot be cut: its sources are (finite: each is a node or free).
+    auto cost = [&](std::uint32_t i) {
+      if (round_trip[i]) return kInfinite;
+      return static_cast<std::int64_t>(profile.values.size_bytes(values[i])) * kTieScale + (depth_of[i] == 0 ? 0 : 1);
+    };
+    // The flow network falls apart into components that share only the
+    // terminals, and the cut solved below (the source side reachable in
+    // the residual graph) is the union of theirs. With one step back, a
+    // component where every used value v costs less than its share of the
+    // earlier values it comes from, sum over such s of cost(s) / (used
+    // values s feeds), has receiving its used values as the only minimum
+    // cut: recomputing a set R of them needs all those earlier values
+    // received (a used source is received, or recomputed itself), which
+    // costs at least the shares of R's members, more than R. Such
+    // components (a stencil's halos) are left out: they receive what
+    // owner-computes does.
+    std::vector<std::uint8_t> in_problem(values.size(), 1);
+    if (limits.depth == 1) {
+      std::vector<std::uint32_t> feeds_count(values.size(), 0), parent(values.size());
+      std::iota(parent.begin(), parent.end(), 0u);
+      auto root = [&](std::uint32_t i) {
+        while (parent[i] != i) i = parent[i] = parent[parent[i]];
+        return i;
+      };
+      for (const auto& [s, v] : feeds) {
+        ++feeds_count[s];
+        parent[root(s)] = root(v);
+      }
+      // Shares in fixed point with 32 fraction bits, each rounded down: a
+      // lower bound that still sees the tie-breaking unit of cost() (two
+      // sources of 8 bytes feeding two used values each are worth 8 bytes
+      // and 1/2 + 1/2 tie units, not 8 bytes and 0 + 0).
+      using Fixed = unsigned __int128;
+      auto fixed = [&](std::uint32_t i) { return static_cast<Fixed>(cost(i)) << 32; };
+      std::vector<Fixed> shares(values.size(), 0);
+      for (const auto& [s, v] : feeds) {
+        shares[v] += fixed(s) / feeds_count[s];
+      }
+      std::vector<std::uint8_t> component_needed(values.size(), 0);
+      for (std::uint32_t i = 0; i < values.size(); ++i) {
+        if (depth_of[i] == 0 && !uncomputable[i] && (round_trip[i] || shares[i] <= fixed(i))) {
+          component_needed[root(i)] = 1;
+        }
+      }
+      for (std::uint32_t i = 0; i < values.size(); ++i) in_problem[i] = component_needed[root(i)];
+    }
+
+    // 0: where uncomputable data comes from, 1: what q uses; node i is
+    // vertices 2k+2 ("in") and 2k+3 ("out"), k its index in the problem.
+    std::vector<std::uint32_t> problem_index(values.size(), 0);
+    std::uint32_t problem_nodes = 0;
+    for (std::uint32_t i = 0; i < values.size(); ++i) {
+      if (in_problem[i]) problem_index[i] = problem_nodes++;
+    }
+    absl::flat_hash_set<ValueId> receive;
+    for (std::uint32_t i = 0; i < values.size(); ++i) {
+      if (!in_problem[i] && depth_of[i] == 0) receive.insert(values[i]);
+    }
+    if (problem_nodes != 0) {
+      recomputation_internal::FlowNetwork network(2 + 2 * std::size_t{problem_nodes});
+      auto in = [&](std::uint32_t i) { return 2 * problem_index[i] + 2; };
+      for (std::uint32_t i = 0; i < values.size(); ++i) {
+        if (!in_problem[i]) continue;
+        network.connect(in(i), in(i) + 1, cost(i));
+        if (depth_of[i] == 0) network.connect(in(i) + 1, 1, kInfinite);
+        if (uncomputable[i]) network.connect(0, in(i), kInfinite);
+      }
+      for (const auto& [s, v] : feeds) {
+        if (in_problem[s]) network.connect(in(s) + 1, in(v), kInfinite);
+      }
+      // A value is received when its "in" vertex is on the source side of
+      // the minimum cut and its "out" vertex is not.
+      const std::vector<boost::default_color_type> color = network.min_cut_colors(0, 1);
+      for (std::uint32_t i = 0; i < values.size(); ++i) {
+        if (in_problem[i] && color[in(i)] == boost::black_color && color[in(i) + 1] != boost::black_color) {
+          receive.insert(values[i]);
+        }
+      }
+    }
+    for (ValueId v : used[q]) {
+      if (!receive.contains(v)) plan.recomputed.insert(static_cast<std::uint64_t>(v) * procs + q);
+      mark[v] = 0;
+    }
+    for (ValueId v : receive) {
+      const std::uint64_t k = static_cast<std::uint64_t>(v) * procs + q;
+      if (!received.contains(k)) plan.extra.push_back(k);
+    }
+  }
+  std::sort(plan.extra.begin(), plan.extra.end());  // (not hash order: the estimate sends them in this order)
+  return plan;
+}
+
+}  // namespace commanalyzer
+
+#endif  // COMMANALYZER_RECOMPUTATION_H_

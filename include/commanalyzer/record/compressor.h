@@ -1,0 +1,315 @@
+// Compressor: shrinks what the analysis keeps without changing the estimate.
+//
+//  - Coalescing policies decide which vertex a new value instance joins. The
+//    default merges successive exclusive updates of one location (the new
+//    value reads the value it overwrites: `C[i][j] += ...`, `sum += ...`,
+//    `u[i] = f(u[i], ...)`) into one vertex, so a time-stepped location is
+//    one vertex, not one per step. A workspace slot refilled with unrelated
+//    data does not read its previous content, so it is never merged into a
+//    hub (DESIGN.md, "Coalescing").
+//  - Flow stores keep the value-flow chains (new value, source set) in
+//    creation order: flat arrays by default, delta/varint-coded bytes as the
+//    compact alternative.
+#ifndef COMMANALYZER_COMPRESSOR_H_
+#define COMMANALYZER_COMPRESSOR_H_
+
+#include <algorithm>
+#include <bit>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <vector>
+
+#include "commanalyzer/record/big_array.h"
+#include "commanalyzer/record/types.h"
+
+namespace commanalyzer {
+
+// ---------------------------------------------------------------- coalescing
+
+template <class C>
+concept CoalescingPolicy = requires(const C& policy, ValueId previous, std::span<const ValueId> sources) {
+  // Should a new value with these sources, stored over `previous`, join
+  // previous's vertex?
+  { policy.coalesce(previous, sources) } -> std::same_as<bool>;
+};
+
+struct CoalesceExclusiveUpdates {
+  bool coalesce(ValueId previous, std::span<const ValueId> sources) const {
+    return previous != kNoValue && std::binary_search(sources.begin(), sources.end(), previous);
+  }
+};
+
+// Every value instance its own vertex: the uncompressed VCG.
+struct NoCoalescing {
+  bool coalesce(ValueId, std::span<const ValueId>) const { return false; }
+};
+
+static_assert(CoalescingPolicy<CoalesceExclusiveUpdates>);
+static_assert(CoalescingPolicy<NoCoalescing>);
+
+// --------------------------------------------------------------- flow stores
+
+template <class F>
+concept FlowStore = requires(F flows, const F& const_flows, ValueId v, std::span<const ValueId> sources) {
+  // Appends the chain of v; v grows from call to call.
+  { flows.append(v, sources) };
+  { const_flows.flow_count() } -> std::convertible_to<std::size_t>;
+  { const_flows.source_count() } -> std::convertible_to<std::size_t>;
+  { const_flows.memory_bytes() } -> std::convertible_to<std::size_t>;
+  { flows.clear() };
+};
+
+// Default: CSR-style flat arrays. 4 bytes per source, 12 per chain.
+class FlatFlowStore {
+ public:
+  FlatFlowStore() { offsets_.push_back(0); }
+
+  void append(ValueId v, std::span<const ValueId> sources) {
+    values_.push_back(v);
+    sources_.append(sources.data(), sources.data() + sources.size());
+    offsets_.push_back(sources_.size());
+  }
+
+  // f(ValueId value, std::span<const ValueId> sources), in creation order.
+  template <class F>
+  void for_each(F&& f) const {
+    for (std::size_t i = 0; i < values_.size(); ++i) {
+      f(values_[i], std::span<const ValueId>(sources_.data() + offsets_[i],
+                                             sources_.data() + offsets_[i + 1]));
+    }
+  }
+
+  std::size_t flow_count() const { return values_.size(); }
+  std::size_t source_count() const { return sources_.size(); }
+  std::size_t memory_bytes() const {
+    return values_.capacity() * sizeof(ValueId) + sources_.capacity() * sizeof(ValueId) +
+           offsets_.capacity() * sizeof(std::uint64_t);
+  }
+  void clear() {
+    values_.clear();
+    sources_.clear();
+    offsets_.assign(1, 0);
+  }
+
+ private:
+  BigArray<ValueId> values_;
+  BigArray<ValueId> sources_;
+  BigArray<std::uint64_t> offsets_;
+};
+
+// The coding of VarintFlowStore (and of the flows in a version-4 profile
+// file). Records, each given the chain before it (value 0, no sources, at
+// the start):
+//   varint(d) varint(2 * m + 1), m >= 1: m chains, each d after the one
+//               before it, with the previous chain's sources each shifted
+//               by d. A stencil sweep is mostly such runs: the next cell
+//               reads the next cells; one record holds a whole row.
+//   varint(d) varint(2 * n): one chain d after the one before, with n
+//               sources as gaps going *backwards* from its value (sources
+//               are older than their value and sorted, so gaps are small in
+//               stencil and streaming codes), run-length coded:
+//               varint(2 * gap + run), and for run = 1 varint(k): the same
+//               gap k more times (a matrix row or column, a whole sweep
+//               under one residual).
+namespace flow_code {
+
+inline std::uint8_t* put(std::uint8_t* out, std::uint64_t x) {
+  while (x >= 0x80) {
+    *out++ = static_cast<std::uint8_t>(x | 0x80);
+    x >>= 7;
+  }
+  *out++ = static_cast<std::uint8_t>(x);
+  return out;
+}
+
+// Reads the chains back one at a time.
+class Decoder {
+ public:
+  // The chain after (value, sources), in place. next() returns the next
+  // varint of the code. False if the code cannot be right (a source not
+  // older than its value, a repeat of nothing).
+  template <class Next>
+  bool next_chain(Next&& next, ValueId& value, std::vector<ValueId>& sources) {
+    if (run_left_ == 0) {
+      const std::uint64_t delta = next();
+      const std::uint64_t header = next();
+      if (delta == 0 || delta > ~ValueId{0}) return false;
+      if ((header & 1) == 0) return gaps(next, delta, header >> 1, value, sources);
+      if (header >> 1 == 0 || sources.empty()) return false;
+      run_left_ = header >> 1;
+      run_delta_ = static_cast<ValueId>(delta);
+    }
+    if (run_delta_ > ~ValueId{0} - value) return false;
+    --run_left_;
+    value += run_delta_;
+    for (ValueId& s : sources) s += run_delta_;
+    return true;
+  }
+  // Chains announced by a run record but not read yet.
+  std::uint64_t run_left() const { return run_left_; }
+
+ private:
+  template <class Next>
+  static bool gaps(Next&& next, std::uint64_t delta, std::uint64_t n, ValueId& value, std::vector<ValueId>& sources) {
+    if (delta > ~ValueId{0} - value || n > ~ValueId{0}) return false;
+    value += static_cast<ValueId>(delta);
+    sources.resize(n);
+    ValueId cursor = value;
+    for (std::uint64_t k = 0; k < n;) {
+      const std::uint64_t token = next();
+      const std::uint64_t gap = token >> 1;
+      const std::uint64_t times = (token & 1) != 0 ? 1 + next() : 1;
+      if (gap == 0 || times > n - k || gap * times >= cursor) return false;
+      for (std::uint64_t r = 0; r < times; ++r, ++k) {
+        cursor -= static_cast<ValueId>(gap);
+        sources[n - 1 - k] = cursor;
+      }
+    }
+    return true;
+  }
+
+  std::uint64_t run_left_ = 0;
+  ValueId run_delta_ = 0;
+};
+
+}  // namespace flow_code
+
+// Compact: chains as flow_code codes them. Typically 1-3 bytes per source
+// instead of 4, 2 bytes per chain instead of 12, a few bytes for a whole row
+// of chains that repeat their predecessor's pattern one cell further on,
+// and a few bytes for an evenly spaced run of sources of any length.
+class VarintFlowStore {
+ public:
+  void append(ValueId v, std::span<const ValueId> sources) {
+    if (v <= last_value_) throw std::invalid_argument("commanalyzer: value-flow chains must come in creation order");
+    const ValueId delta = v - last_value_;
+    bool repeat = !sources.empty() && sources.size() == previous_.size();
+    const ValueId step = shift_ + delta;
+    const ValueId* const before = previous_.data();
+    for (std::size_t k = 0; repeat && k < sources.size(); ++k) repeat = sources[k] == before[k] + step;
+    if (repeat) {
+      // Extend the run record at the end of the code, or start one.
+      if (run_start_ != kNoRun && run_delta_ == delta) {
+        ++run_length_;
+        // Only the count changes; in place while its varint keeps its
+        // length (a row of a sweep: every chain but a few).
+        const std::uint64_t count = 2 * run_length_ + 1;
+        const std::size_t length = static_cast<std::size_t>(std::bit_width(count) + 6) / 7;
+        if (length == bytes_.size() - run_count_at_) {
+          flow_code::put(bytes_.data() + run_count_at_, count);
+        } else {
+          bytes_.truncate(run_count_at_);
+          std::uint8_t* const first = bytes_.extend(10);
+          bytes_.truncate(run_count_at_ + static_cast<std::size_t>(flow_code::put(first, count) - first));
+        }
+      } else {
+        run_start_ = bytes_.size();
+        run_delta_ = delta;
+        run_length_ = 1;
+        std::uint8_t* const first = bytes_.extend(20);
+        std::uint8_t* out = flow_code::put(first, delta);
+        run_count_at_ = run_start_ + static_cast<std::size_t>(out - first);
+        out = flow_code::put(out, 2 * run_length_ + 1);
+        bytes_.truncate(run_start_ + static_cast<std::size_t>(out - first));
+      }
+      shift_ += delta;
+    } else {
+      if (!sources.empty()) {
+        bool valid = sources.front() != kNoValue && sources.back() < v;
+        for (std::size_t k = 1; valid && k < sources.size(); ++k) valid = sources[k - 1] < sources[k];
+        if (!valid) throw std::invalid_argument("commanalyzer: sources must be sorted, unique and older than their value");
+      }
+      // Room for the worst case (5 bytes per 32-bit varint, 10 for the
+      // header), written through a pointer, the rest given back.
+      const std::size_t start = bytes_.size();
+      std::uint8_t* const first = bytes_.extend(5 + 10 + 5 * sources.size());
+      std::uint8_t* out = flow_code::put(first, delta);
+      out = flow_code::put(out, 2 * std::uint64_t{sources.size()});
+      ValueId cursor = v;
+      for (std::size_t k = sources.size(); k > 0;) {
+        const ValueId gap = cursor - sources[k - 1];
+        // How many more sources below go down by the same gap.
+        std::size_t more = 0;
+        while (k - more >= 2 && sources[k - 1 - more] - sources[k - 2 - more] == gap) ++more;
+        out = flow_code::put(out, 2 * std::uint64_t{gap} + (more != 0 ? 1 : 0));
+        if (more != 0) out = flow_code::put(out, more);
+        cursor = sources[k - 1 - more];
+        k -= 1 + more;
+      }
+      bytes_.truncate(start + static_cast<std::size_t>(out - first));
+      previous_.assign(sources.begin(), sources.end());
+      shift_ = 0;
+      run_start_ = kNoRun;
+    }
+    last_value_ = v;
+    ++flows_;
+    source_total_ += sources.size();
+  }
+
+  template <class F>
+  void for_each(F&& f) const {
+    std::vector<ValueId> sources;
+    std::size_t pos = 0;
+    ValueId value = 0;
+    flow_code::Decoder decoder;
+    auto next = [&] { return get(pos); };
+    for (std::size_t i = 0; i < flows_; ++i) {
+      decoder.next_chain(next, value, sources);
+      f(value, std::span<const ValueId>(sources));
+    }
+  }
+
+  std::size_t flow_count() const { return flows_; }
+  std::size_t source_count() const { return source_total_; }
+  std::size_t memory_bytes() const { return bytes_.capacity() + previous_.capacity() * sizeof(ValueId); }
+  // The coded chains (the flows section of a version-4 profile file).
+  std::span<const std::uint8_t> code() const { return {bytes_.data(), bytes_.size()}; }
+  // Drops the code so far but not the last chain: what follows is coded as
+  // the continuation of the same stream (to hand a long code over in
+  // pieces). A run in progress is closed: the next chain starts a record.
+  void restart() {
+    bytes_.clear();
+    run_start_ = kNoRun;
+  }
+  void clear() {
+    bytes_.clear();
+    previous_.clear();
+    shift_ = 0;
+    run_start_ = kNoRun;
+    flows_ = source_total_ = 0;
+    last_value_ = 0;
+  }
+
+ private:
+  static constexpr std::size_t kNoRun = ~std::size_t{0};
+
+  std::uint64_t get(std::size_t& pos) const {
+    std::uint64_t x = 0;
+    for (unsigned shift = 0;; shift += 7) {
+      const std::uint8_t byte = bytes_[pos++];
+      x |= std::uint64_t{byte & 0x7fu} << shift;
+      if ((byte & 0x80) == 0) return x;
+    }
+  }
+
+  BigArray<std::uint8_t> bytes_;
+  std::vector<ValueId> previous_;  // the sources of the last chain coded with gaps ...
+  ValueId shift_ = 0;              // ... plus this: the sources of the last chain
+  std::size_t run_start_ = kNoRun;  // where the run record at the end of bytes_ starts
+  std::size_t run_count_at_ = 0;    // ... and its count (the varint after the delta)
+  ValueId run_delta_ = 0;
+  std::uint64_t run_length_ = 0;
+  std::size_t flows_ = 0;
+  std::size_t source_total_ = 0;
+  ValueId last_value_ = 0;
+};
+
+static_assert(FlowStore<FlatFlowStore>);
+static_assert(FlowStore<VarintFlowStore>);
+
+}  // namespace commanalyzer
+
+#endif  // COMMANALYZER_COMPRESSOR_H_

@@ -1,0 +1,123 @@
+// Profile: everything a run records that the estimate needs, and nothing of
+// the run-time state (shadow memory, labels). An Analyzer fills one while the
+// program runs; the estimate reads only this, so a saved profile can be
+// re-estimated for new process counts without re-running the program.
+#ifndef COMMANALYZER_PROFILE_H_
+#define COMMANALYZER_PROFILE_H_
+
+#include <algorithm>
+#include <cstddef>
+#include <iterator>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "commanalyzer/record/big_array.h"
+#include "commanalyzer/record/compressor.h"
+#include "commanalyzer/record/types.h"
+#include "commanalyzer/record/value_store.h"
+
+namespace commanalyzer {
+
+template <class Values = CompactValueStore, class Flows = FlatFlowStore>
+struct Profile {
+  Values values;
+  // Value-flow chains created inside the region of interest.
+  Flows flows;
+
+  // Per vertex: the first location one of its instances occupied, and how
+  // many instances it has.
+  BigArray<Address> vertex_home;
+  BigArray<std::uint32_t> vertex_weight;
+  // The heap allocation (array) the home location belonged to when the
+  // vertex was created: 1, 2, ... in allocation order; 0 = not a tracked
+  // allocation (globals, stack, small blocks).
+  BigArray<std::uint32_t> vertex_group;
+
+  // Iteration marks inside the region: the first ValueId of each new
+  // iteration. Phase of a value = number of marks <= its id.
+  std::vector<ValueId> iteration_marks;
+
+  // The tracked heap allocations (arrays): arrays[g - 1] is group g's
+  // extent, so a location can be named by (array, offset) and arrays of
+  // one extent aligned (distribution.h).
+  struct Array {
+    Address base = 0;
+    std::uint64_t bytes = 0;
+    bool freed = false;
+    // Accessed in the region at an index read from an array (x[col[k]]):
+    // data an MPI code distributes by a graph partition, not in blocks.
+    bool indexed_indirectly = false;
+    // Allocated and freed within one iteration of the region (a chunk's
+    // work arrays): memory each process keeps for its own computation, not
+    // data an MPI code distributes (locations.h).
+    bool scratch = false;
+    // The region copies values into it (y[i] = x[i], memcpy): what its
+    // locations hold is then not all homed there (private_arrays.h).
+    bool copied_into = false;
+  };
+  std::vector<Array> arrays;
+  // Copies from one tracked array into another (memcpy, realloc, a
+  // growing std::vector's move): where the values of a freed array live on.
+  struct Move {
+    std::uint32_t from = 0, to = 0;  // array ids
+    std::uint64_t from_offset = 0, to_offset = 0, bytes = 0;
+  };
+  std::vector<Move> moves;
+
+  // Source sites (instrument/pass.cpp): the statements that store computed
+  // values, decide branches or take a loop's result, with the loop the
+  // statement is swept by (the outermost loop around it below any loop
+  // that marks iterations). Ids are the pass's; 0 = no site known.
+  struct Site {
+    std::uint32_t id = 0;
+    std::uint32_t line = 0;
+    std::uint32_t loop_line = 0;  // 0: in no loop
+    std::string file;
+    std::string loop_file;  // the loop's own (a header's statement inlined into a .cc's loop)
+  };
+  std::vector<Site> sites;
+  // The site that created each value-flow chain's value, as runs: values
+  // from `first` on (to the next run) were created at `site`. A loop
+  // stores from one site, so a sweep is one run.
+  struct SiteRun {
+    ValueId first = 0;
+    std::uint32_t site = 0;
+  };
+  std::vector<SiteRun> value_sites;
+
+  void note_site(ValueId v, std::uint32_t site) {
+    if (value_sites.empty() || value_sites.back().site != site) value_sites.push_back({v, site});
+  }
+  // The site of a value that has a value-flow chain (0: none recorded).
+  std::uint32_t site_of(ValueId v) const {
+    auto it = std::upper_bound(value_sites.begin(), value_sites.end(), v,
+                               [](ValueId x, const SiteRun& run) { return x < run.first; });
+    return it == value_sites.begin() ? 0 : std::prev(it)->site;
+  }
+  const Site* find_site(std::uint32_t id) const {
+    for (const Site& s : sites) {
+      if (s.id == id) return &s;
+    }
+    return nullptr;
+  }
+
+  std::size_t vertex_count() const { return vertex_home.size(); }
+  std::size_t iterations() const { return iteration_marks.size(); }
+  std::size_t phase_of(ValueId v) const {
+    return static_cast<std::size_t>(
+        std::upper_bound(iteration_marks.begin(), iteration_marks.end(), v) - iteration_marks.begin());
+  }
+  std::size_t phase_count() const { return iteration_marks.size() + 1; }
+
+  VertexId add_vertex(Address home, std::uint32_t group = 0) {
+    vertex_home.push_back(home);
+    vertex_group.push_back(group);
+    vertex_weight.push_back(0);
+    return static_cast<VertexId>(vertex_home.size() - 1);
+  }
+};
+
+}  // namespace commanalyzer
+
+#endif  // COMMANALYZER_PROFILE_H_
