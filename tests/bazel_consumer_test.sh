@@ -5,7 +5,7 @@
 # .bazelrc lines, built by a Bazel of its own (--output_user_root in the
 # folder, removed at the end). halo.c predicts 192 bytes on 4 processes: the
 # analysis writes its JSON, report and report folder, the budget of 192
-# passes and the budget of 191 fails. Run by tools/test.sh after the Bazel
+# passes and the budget of 191 fails; the tool built there lists its flags. Run by tools/test.sh after the Bazel
 # runs (Bazel inside `bazel test` would nest output bases and sandboxes).
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -48,6 +48,10 @@ grep -qE '^ +4 +192 ' "$bin/halo_comm.txt" || fail "halo_comm.txt has no row of 
 for f in matrix_4.csv matrix_4.svg estimate.json build/program.profile; do
   [ -s "$bin/halo_comm.report/$f" ] || fail "the report folder halo_comm.report has no $f: $(ls -R "$bin/halo_comm.report" 2>&1)"
 done
+# The tool built here (for the host, under external/commanalyzer) lists its flags.
+tool=$(ls "$ws"/bazel-out/*/bin/external/commanalyzer/tools/commanalyzer 2>/dev/null | head -1)
+[ -x "$tool" ] || fail "no tool under bazel-out/*/bin/external/commanalyzer/tools"
+"$tool" help | grep -q -- "--procs (default: " || fail "help of the tool built in the consumer workspace lists no flags"
 
 bazel_in_ws test //:halo_within_budget > "$tmp/within.log" 2>&1 ||
   { cat "$tmp/within.log" >&2; fail "the budget of 192 bytes (the estimate) failed"; }
