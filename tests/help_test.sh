@@ -4,8 +4,8 @@
 #  - every flag the sources define is listed with its default;
 #  - a flag whose description names its subcommand ("trace: ...") is listed
 #    under that subcommand alone and in its usage lines;
-#  - every subcommand the code runs has usage lines, and each that
-#    estimates (kSubcommands) takes --procs there and in the flags list;
+#  - the subcommands with usage lines are those the code runs, and each
+#    that estimates (kSubcommands) takes --procs there and in the flags list;
 #  - trace's CSV has the columns help lists, and its rows are as described
 #    (Heat2D on 4 processes: halo messages with their source line, an
 #    allreduce per step).
@@ -30,14 +30,17 @@ usage_of() {
 }
 
 subcommands=$(sed -nE 's/^  commanalyzer ([a-z]+).*/\1/p' <<<"$usage" | sort -u)
+# What the code runs: the subcommands that estimate (kSubcommands), those
+# run() dispatches by name, and help.
 estimating=$(grep -oE '\{"([a-z]+)", \{"\1",' "$main_cc" | sed -E 's/^\{"([a-z]+)".*/\1/' | sort -u)
 [ "$(wc -w <<<"$estimating")" -ge 5 ] || fail "kSubcommands not found in $main_cc: '$estimating'"
-for command in $estimating build help; do
+runs=$( (echo "$estimating"; echo help; grep -oE 'command == "[a-z]+"' "$main_cc" | cut -d'"' -f2) | sort -u)
+grep -qx build <<<"$runs" || fail "no 'command == \"build\"' in $main_cc"
+for command in $runs; do
   grep -qx "$command" <<<"$subcommands" || fail "help has no usage line for '$command'"
 done
 for command in $subcommands; do
-  grep -qE "^(build|help)$" <<<"$command" || grep -qx "$command" <<<"$estimating" ||
-    fail "help documents '$command', which the code does not run"
+  grep -qx "$command" <<<"$runs" || fail "help documents '$command', which the code does not run"
 done
 
 flags=$(sed -nE 's/^ABSL_FLAG\([^,]+, *([a-z0-9_]+),.*/\1/p' "$@" | sort -u)
