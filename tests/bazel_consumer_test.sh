@@ -51,7 +51,8 @@ done
 # The tool built here (for the host, under external/commanalyzer) lists its flags.
 tool=$(ls "$ws"/bazel-out/*/bin/external/commanalyzer/tools/commanalyzer 2>/dev/null | head -1)
 [ -x "$tool" ] || fail "no tool under bazel-out/*/bin/external/commanalyzer/tools"
-"$tool" help | grep -q -- "--procs (default: " || fail "help of the tool built in the consumer workspace lists no flags"
+help=$("$tool" help) || fail "help of the tool built in the consumer workspace exited $?"
+grep -q -- "--procs (default: " <<<"$help" || fail "help of the tool built in the consumer workspace lists no flags"
 
 bazel_in_ws test //:halo_within_budget > "$tmp/within.log" 2>&1 ||
   { cat "$tmp/within.log" >&2; fail "the budget of 192 bytes (the estimate) failed"; }

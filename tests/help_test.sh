@@ -51,13 +51,13 @@ for flag in $flags; do
   owner=$(sed -nE "s/^ABSL_FLAG\([^,]+, *$flag, .*, *\"([a-z]+): .*/\1/p" "$@")
   if [ -n "$owner" ] && grep -qx "$owner" <<<"$subcommands"; then
     [ "$group" = "  $owner:" ] || fail "--$flag is $owner's, but help lists it under '$group'"
-    usage_of "$owner" | grep -qE -- "--(${flag}|${flag//_/-})\b" || fail "$owner's usage lines do not mention --$flag"
+    grep -qE -- "--(${flag}|${flag//_/-})\b" <<<"$(usage_of "$owner")" || fail "$owner's usage lines do not mention --$flag"
   fi
 done
 procs_group=$(group_of procs)
 for command in $estimating; do
   grep -qE "[ ,]$command(,|:$)" <<<"$procs_group" || fail "--procs is listed under '$procs_group', without $command"
-  usage_of "$command" | grep -q -- "--procs" || fail "$command's usage lines do not mention --procs"
+  grep -q -- "--procs" <<<"$(usage_of "$command")" || fail "$command's usage lines do not mention --procs"
 done
 [ "$(group_of output)" = "  build:" ] || fail "build's one flag, --output, is listed under '$(group_of output)'"
 
