@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -26,9 +27,11 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/reflection.h"
 #include "absl/flags/usage.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "commanalyzer/record/analyzer.h"
 #include "commanalyzer/record/profile_io.h"
 #include "tools/benchgen_command.h"
@@ -54,7 +57,7 @@ ABSL_DECLARE_FLAG(std::string, distribution);  // estimate_request.cc
 ABSL_FLAG(std::string, json, "", "also write the estimates (compare: the comparison) as JSON to this file");
 ABSL_FLAG(std::string, out, "",
           "also write CSV matrices, SVG heatmaps, estimate.json, the graph (dot) and, for analyze, the "
-          "instrumented build and its profile into this directory");
+          "instrumented build and its profile into this directory (benchgen: where bench.c and bench.h go)");
 ABSL_FLAG(std::string, output, "", "build: where to write the instrumented executable");
 ABSL_FLAG(int, n, 128, "demo: grid points per side of the built-in Heat2D example");
 ABSL_FLAG(int, steps, 10, "demo: time steps of the built-in Heat2D example");
@@ -70,8 +73,8 @@ program would need on N processes, from the sequential program itself.
 
 Usage:
   commanalyzer analyze SOURCES... [--procs 2,4,...] [--json FILE] [--out DIR]
-                       [-I DIR] [-D NAME[=VALUE]] [-O LEVEL] [-std=...] [-l LIB] [-L DIR]
-                       [-- PROGRAM ARGUMENTS...]
+                       [-I DIR] [-D NAME[=VALUE]] [-U NAME] [-O2] [-std=...] [-f...]
+                       [-W...] [-m...] [-g] [-l LIB] [-L DIR] [-- PROGRAM ARGUMENTS...]
       Compiles the C/C++ sources with clang-16 and the CommAnalyzer pass,
       runs the program (its output passes through), and prints the
       predicted communication for each process count. Mark the region of
@@ -84,7 +87,7 @@ Usage:
       With --partitioner parmetis under mpirun -np K, the location graph is
       partitioned over the K MPI ranks (ParMETIS API, provided by PT-Scotch);
       rank 0 prints the report (docs/SCALING.md).
-  commanalyzer build SOURCES... --output FILE [-I DIR] [-D ...] [-O ...] [-l LIB]
+  commanalyzer build SOURCES... --output FILE [compiler flags, as for analyze]
       Only compiles and links the instrumented program; running it writes a
       profile to $COMMANALYZER_PROFILE (default ./commanalyzer.profile).
   commanalyzer demo [--procs 2,4,...] [--n 128] [--steps 10] [--json FILE] [--out DIR]
@@ -92,13 +95,16 @@ Usage:
       and prints the predicted communication for each process count.
   commanalyzer trace PROFILE --procs P [--csv FILE]
       Every predicted message for P processes, from a saved profile (no
-      re-run), as CSV (to FILE, else standard output): iteration,src,dst,
-      bytes,kind,site. One row per point-to-point message as an MPI code
-      sends it (kind p2p: all one process sends another in one iteration),
-      and per collective call (kind bcast, src = root, or allreduce, src =
-      -1; dst = -1; bytes = one rank's block); site = the source line
-      (file:line) that consumes the values, empty for a collective. The
-      last iteration number counts what follows the last iteration mark.
+      re-run), as CSV (to FILE, else standard output) with the columns
+        iteration,src,dst,bytes,kind,site
+      One row per point-to-point message as an MPI code sends it (kind p2p:
+      what one process sends another at one point of an iteration, one per
+      loop or pipelined stage that needs values the earlier ones could not
+      carry; site = the source line, file:line, that consumes most of its
+      bytes), then the iteration's collective calls (kind bcast, src = the
+      root, or allreduce, src = -1; dst = -1; bytes = one rank's block; site
+      empty). The last iteration number counts what follows the last
+      iteration mark.
   commanalyzer benchgen PROFILE --procs P --out DIR [--compute_ns T]
       Writes DIR/bench.c and DIR/bench.h: a compact C + MPI program that
       performs that communication (Isend/Irecv + Waitall per iteration,
@@ -158,12 +164,13 @@ Usage:
   commanalyzer help
       This text, with every flag and its default.
 
-Ownership (analyze, estimate, demo): by default every array location has one
-owner process for the whole region, as in owner-computes MPI codes; arrays of
-one size are distributed alike. --distribution auto (default) costs block,
-cartesian (a process grid over the array's grid shape) and, where the flows
-are irregular, metis, and keeps the fastest; block, cartesian or metis force
-one; --distribution FILE estimates your own map (docs/DISTRIBUTION.md).
+Ownership (every subcommand that estimates): by default every array location
+has one owner process for the whole region, as in owner-computes MPI codes;
+arrays of one size are distributed alike. --distribution auto (default) costs
+block, cartesian (a process grid over the array's grid shape) and, where an
+array is indexed indirectly, metis and hypergraph, and keeps the fastest;
+block, cartesian, metis or hypergraph force one; --distribution FILE
+estimates your own map (docs/DISTRIBUTION.md).
 --ownership=value partitions value instances instead (the paper's method;
 --partitioner chooses how).
 
@@ -194,8 +201,23 @@ tool got signal N (SIGINT, SIGTERM and SIGHUP are passed on to every process
 it started, which ends with it). Temporary files go in one folder under --out
 (or TMPDIR) and are removed as the tool ends.)";
 
-// The subcommands a flag is for, where not analyze, estimate and demo.
+// What each subcommand that estimates can do with the request: a list of
+// counts or one, ownership by value, ParMETIS under mpirun.
+const std::map<std::string, Subcommand, std::less<>> kSubcommands = {
+    {"analyze", {"analyze", false, true, false}}, {"estimate", {"estimate", false, true, true}},
+    {"demo", {"demo", false, true, false}},       {"trace", {"trace", true, false, false}},
+    {"benchgen", {"benchgen", true, false, false}}, {"place", {"place", true, false, false}},
+    {"model", {"model", false, false, false}}};
+
+// The flags of ownership by value: for the subcommands that take it
+// (Subcommand::value_ownership).
+const std::set<std::string, std::less<>> kValueOwnershipFlags = {"ownership", "partitioner"};
+
+// The subcommands a flag is for; any other is for every subcommand that
+// estimates (kSubcommands) or, in kValueOwnershipFlags, for those taking
+// ownership by value. build takes --output only.
 const std::map<std::string, std::string, std::less<>> kFlagCommands = {
+    {"json", "analyze, compare, demo, estimate"}, {"out", "analyze, benchgen, demo, estimate"},
     {"output", "build"},          {"n", "demo"},     {"steps", "demo"},
     {"csv", "trace"},             {"nodes", "place"}, {"cores_per_node", "place"},
     {"rankfile", "place"},        {"hosts", "place"},  {"sizes", "model"},      {"predict", "model"},
@@ -226,11 +248,21 @@ void append_wrapped(std::string& out, const std::string& text, std::size_t inden
 // out), grouped by subcommand, with its default.
 std::string flags_help() {
   std::map<std::string, std::map<std::string, const absl::CommandLineFlag*>> groups;
+  std::string estimating, by_value;  // the estimate's flags: every subcommand that estimates
+  for (const auto& [command, sub] : kSubcommands) {
+    absl::StrAppend(&estimating, estimating.empty() ? "" : ", ", command);
+    if (sub.value_ownership) absl::StrAppend(&by_value, by_value.empty() ? "" : ", ", command);
+  }
   for (const auto& [name, flag] : absl::GetAllFlags()) {
-    const std::string file = flag->Filename();
-    if (file.rfind("tools/", 0) != 0 && file.rfind("include/", 0) != 0) continue;  // Abseil's own
+    const std::string path = flag->Filename();
+    absl::string_view file = path;
+    absl::ConsumePrefix(&file, "external/commanalyzer/");  // built from another workspace
+    if (!absl::StartsWith(file, "tools/") && !absl::StartsWith(file, "include/")) continue;  // Abseil's own
     const auto it = kFlagCommands.find(name);
-    groups[it == kFlagCommands.end() ? "analyze, estimate, demo" : it->second][std::string(name)] = flag;
+    const std::string& commands = it != kFlagCommands.end()             ? it->second
+                                  : kValueOwnershipFlags.contains(name) ? by_value
+                                                                        : estimating;
+    groups[commands][std::string(name)] = flag;
   }
   std::string out =
       "Flags (--name=VALUE or --name VALUE; booleans --name, --noname; a name's\nunderscores may be written as dashes):\n";
@@ -250,14 +282,6 @@ std::string mkdtemp_or_throw() {
   if (mkdtemp(dir.data()) == nullptr) throw std::runtime_error("cannot create a temporary directory");
   return dir;
 }
-
-// What each subcommand that estimates can do with the request: a list of
-// counts or one, ownership by value, ParMETIS under mpirun.
-const std::map<std::string, Subcommand, std::less<>> kSubcommands = {
-    {"analyze", {"analyze", false, true, false}}, {"estimate", {"estimate", false, true, true}},
-    {"demo", {"demo", false, true, false}},       {"trace", {"trace", true, false, false}},
-    {"benchgen", {"benchgen", true, false, false}}, {"place", {"place", true, false, false}},
-    {"model", {"model", false, false, false}}};
 
 int demo(const std::vector<char*>& positional, const EstimateRequest& request, const ReportOutputs& outputs) {
   if (positional.size() > 1) throw UsageError(absl::StrCat("demo takes no arguments, got '", positional[1], "'"));

@@ -1,6 +1,7 @@
 """Bazel macros for analysing C/C++ programs with CommAnalyzer.
 
-Load from any repository that has this one as @commanalyzer:
+Load from any workspace that has this one as @commanalyzer and calls
+commanalyzer_dependencies() (tools/repositories.bzl) in its WORKSPACE:
     load("@commanalyzer//tools:defs.bzl", "commanalyzer_analysis", "commanalyzer_budget_test")
 
     commanalyzer_analysis(
@@ -43,18 +44,52 @@ def commanalyzer_native_binary(name, srcs, hdrs = [], copts = [], cxx = False, *
         **kwargs
     )
 
-def commanalyzer_analysis(name, srcs, hdrs = [], copts = [], program_args = [], procs = [2, 4, 8, 16, 32, 64], **kwargs):
-    """Runs `commanalyzer analyze`: `name`.json (estimates) and `name`.txt (the report)."""
-    native.genrule(
-        name = name,
-        srcs = srcs + hdrs,
-        outs = [name + ".json", name + ".txt"],
-        tools = [_TOOL],
-        cmd = ("$(location %s) analyze %s --procs %s --json $(location %s.json) --out $(RULEDIR)/%s.report %s -- %s > $(location %s.txt)" %
-               (_TOOL, _locations(srcs), ",".join([str(p) for p in procs]), name, name, " ".join(copts),
-                " ".join(program_args), name)),
-        **kwargs
+def _analysis_impl(ctx):
+    report = ctx.actions.declare_directory(ctx.label.name + ".report")
+    tool = ctx.attr._tool[DefaultInfo].files_to_run
+    command = "%s analyze %s --procs %s --json %s --out %s %s -- %s > %s" % (
+        tool.executable.path,
+        " ".join([f.path for f in ctx.files.srcs]),
+        ",".join([str(p) for p in ctx.attr.procs]),
+        ctx.outputs.json.path,
+        report.path,
+        " ".join(ctx.attr.copts),
+        " ".join(ctx.attr.program_args),
+        ctx.outputs.txt.path,
     )
+    ctx.actions.run_shell(
+        inputs = ctx.files.srcs + ctx.files.hdrs,
+        outputs = [ctx.outputs.json, ctx.outputs.txt, report],
+        tools = [tool],
+        command = command,
+        mnemonic = "CommAnalyzer",
+        use_default_shell_env = True,  # PATH: clang-16 and the linker, as in a genrule
+        progress_message = "Analysing the communication of %s" % ctx.label,
+    )
+    return [DefaultInfo(files = depset([ctx.outputs.json, ctx.outputs.txt, report]))]
+
+_analysis = rule(
+    implementation = _analysis_impl,
+    attrs = {
+        "srcs": attr.label_list(allow_files = True, mandatory = True),
+        "hdrs": attr.label_list(allow_files = True),
+        "copts": attr.string_list(),
+        "program_args": attr.string_list(),
+        "procs": attr.int_list(),
+        "_tool": attr.label(default = Label("//tools:commanalyzer"), executable = True, cfg = "host"),
+    },
+    outputs = {"json": "%{name}.json", "txt": "%{name}.txt"},
+)
+
+def commanalyzer_analysis(name, srcs, hdrs = [], copts = [], program_args = [], procs = [2, 4, 8, 16, 32, 64], **kwargs):
+    """Runs `commanalyzer analyze` on the program built from `srcs`.
+
+    Writes `name`.json (the estimates, as --json), `name`.txt (the report
+    printed) and the folder `name`.report (what --out keeps: CSV matrices,
+    SVG heatmaps, the instrumented build and its profile), all in
+    bazel-bin/<package>/. `copts` go to the compiler (paths relative to the
+    workspace root), `program_args` to the program."""
+    _analysis(name = name, srcs = srcs, hdrs = hdrs, copts = copts, program_args = program_args, procs = procs, **kwargs)
 
 def commanalyzer_budget_test(name, analysis, procs, max_bytes, **kwargs):
     """Fails when the predicted bytes of `analysis` on `procs` processes exceed `max_bytes`."""

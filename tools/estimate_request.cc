@@ -24,11 +24,11 @@ ABSL_FLAG(std::string, ownership, "location",
           "MPI codes; arrays of one extent distributed alike; see --distribution) or value (the paper's "
           "partition of value instances, each placed on its own; see --partitioner)");
 ABSL_FLAG(std::string, distribution, "auto",
-          "with --ownership=location: auto (cost block, cartesian and metis, keep the fastest), block (equal "
-          "contiguous chunks of every array), cartesian (blocks of a process grid over the array's grid shape), "
-          "metis (METIS on the location graph), hypergraph (Zoltan's PHG on the location hypergraph, by "
-          "connectivity; auto offers metis and hypergraph where an array is indexed indirectly), or a FILE naming the owner of array elements "
-          "(docs/DISTRIBUTION.md)");
+          "with --ownership=location: auto (cost block, cartesian and, where an array is indexed indirectly, "
+          "metis and hypergraph; keep the fastest), block (equal contiguous chunks of every array), cartesian "
+          "(blocks of a process grid over the array's grid shape), metis (METIS on the location graph), "
+          "hypergraph (Zoltan's PHG on the location hypergraph, by connectivity), or a FILE naming the owner of "
+          "array elements (docs/DISTRIBUTION.md)");
 ABSL_FLAG(std::string, partitioner, "auto",
           "with --ownership=value, how value instances are mapped to processes: metis-volume (METIS k-way, "
           "communication volume), metis-cut (METIS k-way, edge cut weighted by uses, as in the paper) or auto "

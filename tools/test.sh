@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of the project on a fresh machine: installs what is missing,
-# then `bazel test //...`, then the library's unit tests under ASan + UBSan.
-# Ends with one "tests: N passed, N failed" line, both runs together.
+# then `bazel test //...`, then the library's unit tests under ASan + UBSan,
+# then tests/bazel_consumer_test.sh (the Bazel macros from another workspace).
+# Ends with one "tests: N passed, N failed" line, all three together.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh || { echo "tools/setup.sh failed: cannot install the build dependencies" >&2; exit 1; }
@@ -31,6 +32,15 @@ asan_status=${PIPESTATUS[0]}
 read -r asan_passed asan_failed < <(count "$asan_log" "$asan_status")
 rm -f "$log" "$asan_log"
 echo "under ASan+UBSan: $asan_passed passed, $asan_failed failed ($(( SECONDS - start )) s)"
-echo "tests: $(( passed + asan_passed )) passed, $(( failed + asan_failed )) failed"
+
+# tools/defs.bzl from a workspace of its own (README, "From another Bazel
+# workspace"): it runs a Bazel of its own, so it is no target of `bazel test`.
+start=$SECONDS
+tests/bazel_consumer_test.sh
+consumer_status=$?
+consumer_passed=$(( consumer_status == 0 )) consumer_failed=$(( consumer_status != 0 ))
+echo "from another workspace: $consumer_passed passed, $consumer_failed failed ($(( SECONDS - start )) s)"
+echo "tests: $(( passed + asan_passed + consumer_passed )) passed, $(( failed + asan_failed + consumer_failed )) failed"
 [ "$status" -ne 0 ] && exit "$status"
-exit "$asan_status"
+[ "$asan_status" -ne 0 ] && exit "$asan_status"
+exit "$consumer_status"
