@@ -6,12 +6,23 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "tools/cli_errors.h"
+#include "tools/html_report.h"
 #include "tools/output_files.h"
 
 namespace commanalyzer::cli {
 
 void check_report_outputs(const ReportOutputs& outputs) {
   if (!outputs.json.empty()) check_output_file("--json", outputs.json);
+  if (!outputs.html.empty()) check_output_file("--html", outputs.html);
+  auto resolved = [](const std::string& path) {
+    std::error_code ec;
+    const std::filesystem::path full = std::filesystem::weakly_canonical(path, ec);
+    return ec ? std::filesystem::path(path) : full;
+  };
+  if (!outputs.json.empty() && !outputs.html.empty() && resolved(outputs.json) == resolved(outputs.html)) {
+    throw UsageError(absl::StrCat("--html: '", outputs.html, "' is the --json file too; give each its own"));
+  }
   if (!outputs.out.empty()) check_output_folder("--out", outputs.out);
 }
 
@@ -40,6 +51,10 @@ void write_report(const EstimateResult& result, const ReportOutputs& outputs) {
     write_atomically(outputs.json, [&](std::ostream& o) { write_json(o, summary, estimates); });
     std::cout << "\nwrote " << outputs.json << "\n";
   }
+  if (!outputs.html.empty()) {
+    write_atomically(outputs.html, [&](std::ostream& o) { write_html_report(o, summary, estimates); });
+    std::cout << "\nwrote " << outputs.html << "\n";
+  }
   if (outputs.out.empty()) return;
   const std::filesystem::path dir(outputs.out);
   std::filesystem::create_directories(dir);
@@ -55,10 +70,11 @@ void write_report(const EstimateResult& result, const ReportOutputs& outputs) {
     }
   }
   write_atomically(dir / "estimate.json", [&](std::ostream& o) { write_json(o, summary, estimates); });
+  write_atomically(dir / "index.html", [&](std::ostream& o) { write_html_report(o, summary, estimates); });
   if (!result.graphviz.empty()) {
     write_atomically(dir / "vcg.dot", [&](std::ostream& o) { o << result.graphviz; });
   }
-  std::cout << "\nwrote matrices (CSV, SVG) and estimate.json to " << outputs.out << "\n";
+  std::cout << "\nwrote matrices (CSV, SVG), estimate.json and index.html to " << outputs.out << "\n";
 }
 
 }  // namespace commanalyzer::cli
