@@ -141,6 +141,14 @@ check "$tmp/out/index.html" "$tmp/index.dom" "$tmp/out/estimate.json"
 render "$tmp/jacobi.html" "$tmp/jacobi.dom"
 check "$tmp/jacobi.html" "$tmp/jacobi.dom" "$tmp/jacobi.json" "before the loop at jacobi_swap.c:"
 
+# A source path with what would end or change a <script> element in HTML.
+odd="$tmp/odd<!--<script>dir" && mkdir -p "$odd" && cp "$jacobi" "$odd/jacobi_swap.c"
+"$tool" analyze "$odd/jacobi_swap.c" --procs 4 --json "$tmp/odd.json" --html "$tmp/odd.html" -- 16 2 \
+  >"$tmp/odd.out" 2>&1 || fail "analyze in $odd exited $?: $(cat "$tmp/odd.out")"
+grep -qF 'odd<!--<script>dir' "$tmp/odd.json" || fail "the test's path is not in the JSON"
+render "$tmp/odd.html" "$tmp/odd.dom"
+check "$tmp/odd.html" "$tmp/odd.dom" "$tmp/odd.json" "odd<!--<script>dir/jacobi_swap.c:"
+
 # The checks can fail: a page whose script fails shows the error marker
 # and never finishes.
 sed 's/const data = JSON.parse(/no_such_function(); &/' "$tmp/report.html" >"$tmp/broken.html"

@@ -4,7 +4,9 @@
 // with Chart.js (Debian's libjs-chart.js); both scripts are inline, so the
 // page opens anywhere, without a network.
 //
-//   write_atomically(path, [&](std::ostream& o) { write_html_report(o, summary, estimates); });
+//   std::ostringstream json;
+//   write_json(json, summary, estimates);
+//   write_atomically(path, [&](std::ostream& o) { write_html_report(o, json.view()); });
 //
 // The page shows the table per process count, bytes and predicted time
 // against the count, and for each count the pair matrices as heatmaps,
@@ -15,13 +17,12 @@
 #define COMMANALYZER_TOOLS_HTML_REPORT_H_
 
 #include <ostream>
-#include <vector>
-
-#include "commanalyzer/report.h"
+#include <string_view>
 
 namespace commanalyzer::cli {
 
-void write_html_report(std::ostream& out, const GraphSummary& graph, const std::vector<CommEstimate>& estimates);
+// `json`: a document write_json wrote.
+void write_html_report(std::ostream& out, std::string_view json);
 
 }  // namespace commanalyzer::cli
 

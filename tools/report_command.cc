@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -47,12 +48,15 @@ void write_report(const EstimateResult& result, const ReportOutputs& outputs) {
   const GraphSummary& summary = result.summary;
   const std::vector<CommEstimate>& estimates = result.estimates;
   print_table(std::cout, summary, estimates);
+  // One JSON document for every file: the pages show exactly its numbers.
+  std::ostringstream json;
+  if (!outputs.json.empty() || !outputs.html.empty() || !outputs.out.empty()) write_json(json, summary, estimates);
   if (!outputs.json.empty()) {
-    write_atomically(outputs.json, [&](std::ostream& o) { write_json(o, summary, estimates); });
+    write_atomically(outputs.json, [&](std::ostream& o) { o << json.view(); });
     std::cout << "\nwrote " << outputs.json << "\n";
   }
   if (!outputs.html.empty()) {
-    write_atomically(outputs.html, [&](std::ostream& o) { write_html_report(o, summary, estimates); });
+    write_atomically(outputs.html, [&](std::ostream& o) { write_html_report(o, json.view()); });
     std::cout << "\nwrote " << outputs.html << "\n";
   }
   if (outputs.out.empty()) return;
@@ -69,8 +73,8 @@ void write_report(const EstimateResult& result, const ReportOutputs& outputs) {
                        [&](std::ostream& o) { write_owner_map_svg(o, e, array, dims[0], dims[1]); });
     }
   }
-  write_atomically(dir / "estimate.json", [&](std::ostream& o) { write_json(o, summary, estimates); });
-  write_atomically(dir / "index.html", [&](std::ostream& o) { write_html_report(o, summary, estimates); });
+  write_atomically(dir / "estimate.json", [&](std::ostream& o) { o << json.view(); });
+  write_atomically(dir / "index.html", [&](std::ostream& o) { write_html_report(o, json.view()); });
   if (!result.graphviz.empty()) {
     write_atomically(dir / "vcg.dot", [&](std::ostream& o) { o << result.graphviz; });
   }
