@@ -362,9 +362,9 @@
     }, 100 + 36 * shown.length);
   }
 
-  // The kept owner map, one picture per array: a grid for a 2-D array
-  // (sampled to at most 256 x 256 cells), a strip of elements otherwise;
-  // grey where the region touched nothing.
+  // The kept owner map, one picture per array: a grid for a 2-D array, the
+  // middle plane of a 3-D one (sampled to at most 256 x 256 cells), a strip
+  // of elements otherwise; grey where the region touched nothing.
   function ownerMaps(parent, e) {
     const runs = new Map();
     for (const [array, first, last, rank] of e.owner_map || []) {
@@ -378,45 +378,51 @@
     parent.append(row);
     for (const [array, list] of runs) {
       list.sort((a, b) => a[0] - b[0]);
-      const owner = (i) => {  // binary search over the runs
-        let lo = 0, hi = list.length;
-        while (lo < hi) {
-          const mid = (lo + hi) >> 1;
-          if (list[mid][0] <= i) lo = mid + 1; else hi = mid;
-        }
-        return lo > 0 && list[lo - 1][1] >= i ? list[lo - 1][2] : -1;
-      };
-      const dims = shapes.get(array);
-      const elements = list[list.length - 1][1] + 1;
-      const rows = dims && dims.length === 2 ? dims[0] : 1;
-      const cols = dims && dims.length === 2 ? dims[1] : elements;
-      const shownRows = Math.min(rows, 256), shownCols = Math.min(cols, rows === 1 ? 512 : 256);
-      const cell = rows === 1 ? 1 : Math.max(1, Math.floor(384 / Math.max(shownRows, shownCols)));
-      const height = rows === 1 ? 24 : cell * shownRows;
-      const canvas = el('canvas', { class: 'owners', width: cell * shownCols, height, 'data-array': array });
-      const ctx = canvas.getContext('2d');
-      const seen = new Set();
-      for (let r = 0; r < shownRows; ++r) {
-        for (let c = 0; c < shownCols; ++c) {
-          const i = Math.floor(r * rows / shownRows) * cols + Math.floor(c * cols / shownCols);
-          const rank = owner(i);
-          if (rank >= 0) seen.add(rank);
-          ctx.fillStyle = rank < 0 ? '#dddddd' : rankColour(rank);
-          ctx.fillRect(c * cell, rows === 1 ? 0 : r * cell, cell, rows === 1 ? height : cell);
-        }
-      }
-      canvas.setAttribute('data-ranks', seen.size);
-      const readout = el('div', { class: 'readout' }, 'point at an element');
-      canvas.addEventListener('mousemove', (event) => {
-        const r = rows === 1 ? 0 : Math.floor(event.offsetY / cell), c = Math.floor(event.offsetX / cell);
-        const i = Math.floor(r * rows / shownRows) * cols + Math.floor(c * cols / shownCols);
-        const rank = owner(i);
-        readout.textContent = `element ${i}${rows > 1 ? ` (row ${Math.floor(i / cols)}, column ${i % cols})` : ''}: ` +
-          (rank < 0 ? 'not touched in the region' : `rank ${rank}`);
-      });
-      const shape = rows > 1 ? `${rows} x ${cols}` : `${cols} elements`;
-      row.append(el('div', { class: 'figure' }, el('h4', {}, `array ${arrayName(array)} (${shape})`), canvas, readout));
+      row.append(ownerMap(array, list, shapes.get(array) || [list[list.length - 1][1] + 1]));
     }
+  }
+
+  // `list`: the array's runs [first, last, rank] in order; `dims`: its shape.
+  function ownerMap(array, list, dims) {
+    const owner = (i) => {  // binary search over the runs
+      let lo = 0, hi = list.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (list[mid][0] <= i) lo = mid + 1; else hi = mid;
+      }
+      return lo > 0 && list[lo - 1][1] >= i ? list[lo - 1][2] : -1;
+    };
+    const grid = dims.length === 2 || dims.length === 3;
+    const rows = grid ? dims[dims.length - 2] : 1, cols = grid ? dims[dims.length - 1] : dims.reduce((a, b) => a * b, 1);
+    const plane = dims.length === 3 ? Math.floor(dims[0] / 2) : 0;
+    const offset = plane * rows * cols;
+    const shownRows = Math.min(rows, 256), shownCols = Math.min(cols, grid ? 256 : 512);
+    const cellWidth = Math.max(1, Math.floor((grid ? 384 : 512) / (grid ? Math.max(shownRows, shownCols) : shownCols)));
+    const cellHeight = grid ? cellWidth : 24;
+    const element = (r, c) => offset + Math.floor(r * rows / shownRows) * cols + Math.floor(c * cols / shownCols);
+    const canvas = el('canvas', { class: 'owners', width: cellWidth * shownCols, height: cellHeight * shownRows,
+                                  'data-array': array });
+    const ctx = canvas.getContext('2d');
+    const seen = new Set();
+    for (let r = 0; r < shownRows; ++r) {
+      for (let c = 0; c < shownCols; ++c) {
+        const rank = owner(element(r, c));
+        if (rank >= 0) seen.add(rank);
+        ctx.fillStyle = rank < 0 ? '#dddddd' : rankColour(rank);
+        ctx.fillRect(c * cellWidth, r * cellHeight, cellWidth, cellHeight);
+      }
+    }
+    canvas.setAttribute('data-ranks', seen.size);
+    const readout = el('div', { class: 'readout' }, 'point at an element');
+    canvas.addEventListener('mousemove', (event) => {
+      const i = element(Math.floor(event.offsetY / cellHeight), Math.floor(event.offsetX / cellWidth));
+      const rank = owner(i);
+      const where = grid ? ` (row ${Math.floor((i - offset) / cols)}, column ${(i - offset) % cols})` : '';
+      readout.textContent = `element ${i}${where}: ` + (rank < 0 ? 'not touched in the region' : `rank ${rank}`);
+    });
+    const shape = dims.length > 1 ? dims.join(' x ') : `${cols} elements`;
+    const title = `array ${arrayName(array)} (${shape})` + (dims.length === 3 ? `, plane ${plane} of ${dims[0]}` : '');
+    return el('div', { class: 'figure' }, el('h4', {}, title), canvas, readout);
   }
 
   function candidates(parent, e) {
