@@ -72,9 +72,9 @@ constexpr const char* kUsage = R"(commanalyzer: predict the communication an MPI
 program would need on N processes, from the sequential program itself.
 
 Usage:
-  commanalyzer analyze SOURCES... [--procs 2,4,...] [--json FILE] [--html FILE] [--out DIR]
-                       [-I DIR] [-D NAME[=VALUE]] [-O LEVEL] [-std=...] [-l LIB] [-L DIR]
-                       [-- PROGRAM ARGUMENTS...]
+  commanalyzer analyze SOURCES... [--procs 2,4,...] [--json FILE] [--html FILE]
+                       [--out DIR] [-I DIR] [-D NAME[=VALUE]] [-O LEVEL]
+                       [-std=...] [-l LIB] [-L DIR] [-- PROGRAM ARGUMENTS...]
       Compiles the C/C++ sources with clang-16 and the CommAnalyzer pass,
       runs the program (its output passes through), and prints the
       predicted communication for each process count. Mark the region of
@@ -82,7 +82,8 @@ Usage:
       (CA_REGION_BEGIN, CA_ITERATION, CA_REGION_END); without marks the whole
       run counts. The profile is kept for `commanalyzer estimate` (under
       --out DIR/build with the build, else alone in a temporary directory).
-  commanalyzer estimate PROFILE [--procs 2,4,...] [--json FILE] [--html FILE] [--out DIR]
+  commanalyzer estimate PROFILE [--procs 2,4,...] [--json FILE] [--html FILE]
+                        [--out DIR]
       Re-estimates from a saved profile without re-running the program.
       With --partitioner parmetis under mpirun -np K, the location graph is
       partitioned over the K MPI ranks (ParMETIS API, provided by PT-Scotch);
@@ -90,8 +91,8 @@ Usage:
   commanalyzer build SOURCES... --output FILE [-I DIR] [-D ...] [-O ...] [-l LIB]
       Only compiles and links the instrumented program; running it writes a
       profile to $COMMANALYZER_PROFILE (default ./commanalyzer.profile).
-  commanalyzer demo [--procs 2,4,...] [--n 128] [--steps 10] [--json FILE] [--html FILE]
-                    [--out DIR]
+  commanalyzer demo [--procs 2,4,...] [--n 128] [--steps 10] [--json FILE]
+                    [--html FILE] [--out DIR]
       Runs the analysis on a built-in Heat2D event stream (no compiler needed)
       and prints the predicted communication for each process count.
   commanalyzer trace PROFILE --procs P [--csv FILE]
