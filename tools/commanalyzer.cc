@@ -1,8 +1,8 @@
 // commanalyzer: predict the MPI communication of a sequential program.
 //
 //   commanalyzer analyze  SOURCES... [flags] [-I.. -D.. -O..] [-- program args]
-//   commanalyzer estimate PROFILE [--procs ...] [--json F] [--out DIR]
-//   commanalyzer demo     [--procs ...] [--n N] [--steps T] [--json F] [--out DIR]
+//   commanalyzer estimate PROFILE [--procs ...] [--json F] [--html F] [--out DIR]
+//   commanalyzer demo     [--procs ...] [--n N] [--steps T] [--json F] [--html F] [--out DIR]
 //
 // See `commanalyzer help` for every subcommand. Every subcommand that
 // estimates reads its flags into one EstimateRequest before any work
@@ -55,9 +55,14 @@
 ABSL_DECLARE_FLAG(std::string, distribution);  // estimate_request.cc
 
 ABSL_FLAG(std::string, json, "", "also write the estimates (compare: the comparison) as JSON to this file");
+ABSL_FLAG(std::string, html, "",
+          "also write the estimates as one self-contained HTML page to this file: the table, bytes and time "
+          "against the process count, and per count heatmaps of the pair matrices, bytes per rank, message "
+          "sizes, bytes per iteration, where, owner maps and candidates (the JSON's numbers; no network needed)");
 ABSL_FLAG(std::string, out, "",
-          "also write CSV matrices, SVG heatmaps, estimate.json, the graph (dot) and, for analyze, the "
-          "instrumented build and its profile into this directory (benchgen: where bench.c and bench.h go)");
+          "also write CSV matrices, SVG heatmaps, estimate.json, index.html (as --html), the graph (dot) and, "
+          "for analyze, the instrumented build and its profile into this directory (benchgen: where bench.c and "
+          "bench.h go)");
 ABSL_FLAG(std::string, output, "", "build: where to write the instrumented executable");
 ABSL_FLAG(int, n, 128, "demo: grid points per side of the built-in Heat2D example");
 ABSL_FLAG(int, steps, 10, "demo: time steps of the built-in Heat2D example");
@@ -72,9 +77,9 @@ constexpr const char* kUsage = R"(commanalyzer: predict the communication an MPI
 program would need on N processes, from the sequential program itself.
 
 Usage:
-  commanalyzer analyze SOURCES... [--procs 2,4,...] [--json FILE] [--out DIR]
-                       [-I DIR] [-D NAME[=VALUE]] [-U NAME] [-O2] [-std=...] [-f...]
-                       [-W...] [-m...] [-g] [-l LIB] [-L DIR] [-- PROGRAM ARGUMENTS...]
+  commanalyzer analyze SOURCES... [--procs 2,4,...] [--json FILE] [--html FILE]
+                       [--out DIR] [-I DIR] [-D NAME[=VALUE]] [-U NAME] [-O2] [-std=...]
+                       [-f...] [-W...] [-m...] [-g] [-l LIB] [-L DIR] [-- PROGRAM ARGUMENTS...]
       Compiles the C/C++ sources with clang-16 and the CommAnalyzer pass,
       runs the program (its output passes through), and prints the
       predicted communication for each process count. Mark the region of
@@ -82,7 +87,8 @@ Usage:
       (CA_REGION_BEGIN, CA_ITERATION, CA_REGION_END); without marks the whole
       run counts. The profile is kept for `commanalyzer estimate` (under
       --out DIR/build with the build, else alone in a temporary directory).
-  commanalyzer estimate PROFILE [--procs 2,4,...] [--json FILE] [--out DIR]
+  commanalyzer estimate PROFILE [--procs 2,4,...] [--json FILE] [--html FILE]
+                        [--out DIR]
       Re-estimates from a saved profile without re-running the program.
       With --partitioner parmetis under mpirun -np K, the location graph is
       partitioned over the K MPI ranks (ParMETIS API, provided by PT-Scotch);
@@ -90,7 +96,8 @@ Usage:
   commanalyzer build SOURCES... --output FILE [compiler flags, as for analyze]
       Only compiles and links the instrumented program; running it writes a
       profile to $COMMANALYZER_PROFILE (default ./commanalyzer.profile).
-  commanalyzer demo [--procs 2,4,...] [--n 128] [--steps 10] [--json FILE] [--out DIR]
+  commanalyzer demo [--procs 2,4,...] [--n 128] [--steps 10] [--json FILE]
+                    [--html FILE] [--out DIR]
       Runs the analysis on a built-in Heat2D event stream (no compiler needed)
       and prints the predicted communication for each process count.
   commanalyzer trace PROFILE --procs P [--csv FILE]
@@ -217,7 +224,8 @@ const std::set<std::string, std::less<>> kValueOwnershipFlags = {"ownership", "p
 // estimates (kSubcommands) or, in kValueOwnershipFlags, for those taking
 // ownership by value. build takes --output only.
 const std::map<std::string, std::string, std::less<>> kFlagCommands = {
-    {"json", "analyze, compare, demo, estimate"}, {"out", "analyze, benchgen, demo, estimate"},
+    {"json", "analyze, compare, demo, estimate"}, {"html", "analyze, demo, estimate"},
+    {"out", "analyze, benchgen, demo, estimate"},
     {"output", "build"},          {"n", "demo"},     {"steps", "demo"},
     {"csv", "trace"},             {"nodes", "place"}, {"cores_per_node", "place"},
     {"rankfile", "place"},        {"hosts", "place"},  {"sizes", "model"},      {"predict", "model"},
@@ -528,7 +536,7 @@ int run(int argc, char** argv) {
   inputs.emplace_back(absl::GetFlag(FLAGS_distribution));  // a map file, or a candidate's name (no file)
   note_input_files(std::move(inputs));
   const EstimateRequest request = request_from_flags(sub->second);
-  const ReportOutputs outputs{absl::GetFlag(FLAGS_json), absl::GetFlag(FLAGS_out)};
+  const ReportOutputs outputs{absl::GetFlag(FLAGS_json), absl::GetFlag(FLAGS_html), absl::GetFlag(FLAGS_out)};
   // --partitioner parmetis (estimate only) re-executes the tool under MPI;
   // the other MPI ranks end here.
   if (request.partitioner == ValuePartitioner::kParmetis) join_distributed_partitioning(argv);
@@ -539,9 +547,9 @@ int run(int argc, char** argv) {
   if (command == "benchgen") return benchgen_command(positional, request, outputs.out);
   if (command == "place") return place_command(positional, request);
   if (command == "model") {
-    if (!outputs.json.empty() || !outputs.out.empty()) {
-      throw UsageError("model: --json and --out are for analyze; the model prints its formulas and table (--extrap FILE "
-                       "writes the analyses for Extra-P)");
+    if (!outputs.json.empty() || !outputs.html.empty() || !outputs.out.empty()) {
+      throw UsageError("model: --json, --html and --out are for analyze; the model prints its formulas and table "
+                       "(--extrap FILE writes the analyses for Extra-P)");
     }
     return model_command({std::move(analyze_args.build), std::move(analyze_args.program_args), absl::GetFlag(FLAGS_sizes),
                           absl::GetFlag(FLAGS_predict), absl::GetFlag(FLAGS_extrap)},

@@ -3,15 +3,27 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "tools/cli_errors.h"
+#include "tools/html_report.h"
 #include "tools/output_files.h"
 
 namespace commanalyzer::cli {
 
 void check_report_outputs(const ReportOutputs& outputs) {
   if (!outputs.json.empty()) check_output_file("--json", outputs.json);
+  if (!outputs.html.empty()) check_output_file("--html", outputs.html);
+  auto resolved = [](const std::string& path) {
+    std::error_code ec;
+    const std::filesystem::path full = std::filesystem::weakly_canonical(path, ec);
+    return ec ? std::filesystem::path(path) : full;
+  };
+  if (!outputs.json.empty() && !outputs.html.empty() && resolved(outputs.json) == resolved(outputs.html)) {
+    throw UsageError(absl::StrCat("--html: '", outputs.html, "' is the --json file too; give each its own"));
+  }
   if (!outputs.out.empty()) check_output_folder("--out", outputs.out);
 }
 
@@ -36,9 +48,16 @@ void write_report(const EstimateResult& result, const ReportOutputs& outputs) {
   const GraphSummary& summary = result.summary;
   const std::vector<CommEstimate>& estimates = result.estimates;
   print_table(std::cout, summary, estimates);
+  // One JSON document for every file: the pages show exactly its numbers.
+  std::ostringstream json;
+  if (!outputs.json.empty() || !outputs.html.empty() || !outputs.out.empty()) write_json(json, summary, estimates);
   if (!outputs.json.empty()) {
-    write_atomically(outputs.json, [&](std::ostream& o) { write_json(o, summary, estimates); });
+    write_atomically(outputs.json, [&](std::ostream& o) { o << json.view(); });
     std::cout << "\nwrote " << outputs.json << "\n";
+  }
+  if (!outputs.html.empty()) {
+    write_atomically(outputs.html, [&](std::ostream& o) { write_html_report(o, json.view()); });
+    std::cout << "\nwrote " << outputs.html << "\n";
   }
   if (outputs.out.empty()) return;
   const std::filesystem::path dir(outputs.out);
@@ -54,11 +73,12 @@ void write_report(const EstimateResult& result, const ReportOutputs& outputs) {
                        [&](std::ostream& o) { write_owner_map_svg(o, e, array, dims[0], dims[1]); });
     }
   }
-  write_atomically(dir / "estimate.json", [&](std::ostream& o) { write_json(o, summary, estimates); });
+  write_atomically(dir / "estimate.json", [&](std::ostream& o) { o << json.view(); });
+  write_atomically(dir / "index.html", [&](std::ostream& o) { write_html_report(o, json.view()); });
   if (!result.graphviz.empty()) {
     write_atomically(dir / "vcg.dot", [&](std::ostream& o) { o << result.graphviz; });
   }
-  std::cout << "\nwrote matrices (CSV, SVG) and estimate.json to " << outputs.out << "\n";
+  std::cout << "\nwrote matrices (CSV, SVG), estimate.json and index.html to " << outputs.out << "\n";
 }
 
 }  // namespace commanalyzer::cli

@@ -1,7 +1,7 @@
 // What analyze, estimate and demo show of an estimate: the profile's facts,
-// the table for every process count, and the files --json and --out ask
-// for (JSON; CSV matrices, SVG heatmaps and owner maps, estimate.json, the
-// value graph as dot).
+// the table for every process count, and the files --json, --html and --out
+// ask for (JSON; an HTML page; CSV matrices, SVG heatmaps and owner maps,
+// estimate.json, index.html, the value graph as dot).
 //
 //   check_report_outputs(outputs);   // before any work
 //   ...
@@ -19,13 +19,14 @@ namespace commanalyzer::cli {
 
 struct ReportOutputs {
   std::string json;  // --json FILE, or empty
+  std::string html;  // --html FILE, or empty
   std::string out;   // --out DIR, or empty
   bool wants_graph() const { return !out.empty(); }
 };
 
-// --json and --out can be written (the folder is created), checked before
-// any work so that a long run does not fail at its last step. Throws
-// UsageError.
+// --json, --html and --out can be written (the folder is created), and
+// --json and --html name different files; checked before any work so that
+// a long run does not fail at its last step. Throws UsageError.
 void check_report_outputs(const ReportOutputs& outputs);
 
 // "profile: ...; N iterations marked" and the arrays, numbered as a

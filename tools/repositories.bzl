@@ -72,3 +72,11 @@ def commanalyzer_dependencies():
         build_file = str(Label("//third_party:eigen.BUILD")),
         path = "/usr/include/eigen3",
     )
+
+    # Chart.js (libjs-chart.js), inlined into the HTML report (tools/html_report.cc).
+    _declare(
+        native.new_local_repository,
+        "chartjs",
+        build_file = str(Label("//third_party:chartjs.BUILD")),
+        path = "/usr/share/javascript/chart.js",
+    )

@@ -14,6 +14,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   llvm-16-dev clang-16                 # the instrumentation shim
   libopenmpi-dev openmpi-bin           # MPI reference runs
+  libjs-chart.js                       # Chart.js, inlined into the HTML report
+  chromium                             # headless browser for the HTML report's test
 )
 
 missing=()

@@ -196,6 +196,20 @@ inline std::string json_escape(const std::string& text) {
   return out;
 }
 
+// Point-to-point message sizes: (bytes, messages of that size), smallest first.
+inline std::vector<std::pair<std::uint64_t, std::uint64_t>> message_sizes(const MessageTrace& trace) {
+  std::vector<std::uint64_t> bytes;
+  bytes.reserve(trace.messages.size());
+  for (const Message& m : trace.messages) bytes.push_back(m.bytes);
+  std::sort(bytes.begin(), bytes.end());
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> sizes;
+  for (std::uint64_t b : bytes) {
+    if (sizes.empty() || sizes.back().first != b) sizes.emplace_back(b, 0);
+    ++sizes.back().second;
+  }
+  return sizes;
+}
+
 inline void matrix_json(std::ostream& out, const std::vector<std::uint64_t>& m, int n) {
   out << "[";
   for (int i = 0; i < n; ++i) {
@@ -232,6 +246,9 @@ inline void write_json(std::ostream& out, const GraphSummary& graph, const std::
     for (std::size_t p = 0; p < e.process_work.size(); ++p) out << (p ? "," : "") << e.process_work[p];
     out << "], \"process_memory\": [";
     for (std::size_t p = 0; p < e.process_memory.size(); ++p) out << (p ? "," : "") << e.process_memory[p];
+    out << "], \"message_sizes\": [";  // [bytes, point-to-point messages of that size], smallest first
+    const auto sizes = report_internal::message_sizes(e.trace);
+    for (std::size_t k = 0; k < sizes.size(); ++k) out << (k ? "," : "") << "[" << sizes[k].first << "," << sizes[k].second << "]";
     out << "]";
     if (!e.distribution.empty()) {
       out << ", \"distribution\": \"" << e.distribution << "\", \"candidates\": {";
@@ -246,6 +263,13 @@ inline void write_json(std::ostream& out, const GraphSummary& graph, const std::
       for (std::size_t r = 0; r < e.owner_map.size(); ++r) {
         const OwnerRun& run = e.owner_map[r];
         out << (r ? "," : "") << "[" << run.array << "," << run.first << "," << run.last << "," << run.rank << "]";
+      }
+      // [array, [dimensions]] where the distribution knows an array's grid shape
+      out << "], \"array_shapes\": [";
+      for (std::size_t a = 0; a < e.array_shapes.size(); ++a) {
+        out << (a ? "," : "") << "[" << e.array_shapes[a].first << ",[";
+        for (std::size_t d = 0; d < e.array_shapes[a].second.size(); ++d) out << (d ? "," : "") << e.array_shapes[a].second[d];
+        out << "]]";
       }
       out << "]";
     }
