@@ -325,12 +325,17 @@ mpicc -O2 -shared -fPIC -o "$lib" "$root/examples/measure/pmpi_counter.c"
 $cxx -O2 "${incs[@]}" ${mpi_defs[@]+"${mpi_defs[@]}"} -o "$out/mpi_program" "${mpi[@]}" -lm
 flags=(--oversubscribe)
 [ "$(id -u)" = 0 ] && flags+=(--allow-run-as-root)
-for p in "${counts[@]}"; do
-  echo "[public] MPI run on $p processes" >&2
-  (cd "$out" && mpirun "${flags[@]}" -np "$p" -x LD_PRELOAD="$lib" -x CA_PMPI_OUT="$out/measured_p$p.json" \
-    ${mpi_env[@]+"${mpi_env[@]}"} "$out/mpi_program" $(mpi_args "$p")) > "$out/mpi_p$p.log" 2>&1 ||
-    { tail -5 "$out/mpi_p$p.log" >&2; echo "validate_public.sh: MPI run failed" >&2; exit 1; }
-done
+# measure PROGRAM PREFIX: the PMPI counter's measured_PREFIXpP.json at every count.
+measure() {
+  local program="$1" prefix="$2" p
+  for p in "${counts[@]}"; do
+    echo "[public] MPI run of $(basename "$program") on $p processes" >&2
+    (cd "$out" && mpirun "${flags[@]}" -np "$p" -x LD_PRELOAD="$lib" -x CA_PMPI_OUT="$out/measured_${prefix}p$p.json" \
+      ${mpi_env[@]+"${mpi_env[@]}"} "$program" $(mpi_args "$p")) > "$out/mpi_${prefix}p$p.log" 2>&1 ||
+      { tail -5 "$out/mpi_${prefix}p$p.log" >&2; echo "validate_public.sh: MPI run failed" >&2; exit 1; }
+  done
+}
+measure "$out/mpi_program" ""
 
 if [ -n "$variant" ]; then
   vwork="$out/src-$variant"
@@ -340,12 +345,7 @@ if [ -n "$variant" ]; then
     { echo "validate_public.sh: $variant_file has no line to switch to $variant" >&2; exit 1; }
   $cxx -O2 "${incs[@]/#-I$work/-I$vwork}" ${mpi_defs[@]+"${mpi_defs[@]}"} -o "$out/mpi_program_$variant" \
     "${mpi[@]/#$work/$vwork}" -lm
-  for p in "${counts[@]}"; do
-    echo "[public] MPI run with $variant on $p processes" >&2
-    (cd "$out" && mpirun "${flags[@]}" -np "$p" -x LD_PRELOAD="$lib" -x CA_PMPI_OUT="$out/measured_${variant}_p$p.json" \
-      ${mpi_env[@]+"${mpi_env[@]}"} "$out/mpi_program_$variant" $(mpi_args "$p")) > "$out/mpi_${variant}_p$p.log" 2>&1 ||
-      { tail -5 "$out/mpi_${variant}_p$p.log" >&2; echo "validate_public.sh: MPI run with $variant failed" >&2; exit 1; }
-  done
+  measure "$out/mpi_program_$variant" "${variant}_"
 fi
 
 if [ $measure_only = 1 ]; then
