@@ -2,6 +2,7 @@
 // (hypergraph.h): its nets, its exchange format, Zoltan's PHG run as a
 // program of its own, and the portfolio's handling of the candidate.
 #include "commanalyzer/estimate/hypergraph.h"
+#include "tools/spawned_hypergraph.h"
 
 #include <gtest/gtest.h>
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <optional>
 #include <thread>
 #include <utility>
@@ -17,6 +18,7 @@
 #include "tools/cli_errors.h"
 #include "tools/instrumented_build.h"
 #include "tools/limits.h"
+#include "tools/spawned_hypergraph.h"
 
 ABSL_FLAG(std::string, procs, "2,4,8,16,32,64", "comma-separated process counts to estimate for");
 ABSL_FLAG(std::string, ownership, "location",
@@ -133,6 +135,7 @@ std::optional<DistributionPortfolio> named_portfolio(const std::string& name) {
   }
   DistributionPortfolio portfolio;
   if (name != "auto") portfolio = {name == "block", name == "cartesian", name == "metis"};
+  portfolio.note = [](const std::string& why) { std::cerr << "[commanalyzer] " << why << "\n"; };
   if (name == "auto" || name == "hypergraph") {
     const std::filesystem::path phg = find_hypergraph_partitioner();
     if (phg.empty() && name == "hypergraph") {

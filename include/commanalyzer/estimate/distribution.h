@@ -30,7 +30,6 @@
 #include <exception>
 #include <functional>
 #include <future>
-#include <iostream>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -125,6 +124,8 @@ struct DistributionPortfolio {
   // "parmetis" where metis would be; empty: none. It was asked for, so its
   // failure fails the estimate.
   std::function<std::vector<ProcId>(const LocationIndex&, int)> distributed;
+  // Told why a candidate was left out (the caller prints it); empty: no one.
+  std::function<void(const std::string&)> note;
 
   DistributionPortfolio() = default;
   DistributionPortfolio(bool b, bool c, bool m, std::optional<DistributionMap> user = std::nullopt)
@@ -207,7 +208,7 @@ struct DistributionPortfolio {
       try {
         out.push_back({"hypergraph", hypergraph_owner.get(), {}});
       } catch (const std::exception& e) {
-        std::cerr << "[commanalyzer] hypergraph candidate for " << procs << " processes left out: " << e.what() << "\n";
+        if (note) note("hypergraph candidate for " + std::to_string(procs) + " processes left out: " + e.what());
       }
     }
     if (out.empty()) throw std::runtime_error("commanalyzer: no distribution candidate could be computed");

@@ -3,8 +3,7 @@
 // cut.
 //
 //   LocationHypergraph h = location_hypergraph(index);   // locations.h
-//   SpawnedHypergraphPartitioner phg{"/path/to/zoltan_phg"};
-//   std::vector<ProcId> owner = phg.partition(h, 16);     // per node
+//   std::vector<ProcId> owner = partitioner.partition(h, 16);  // per node
 //
 // One vertex per location-graph node, weighted by its work; one net per
 // node that exports values: the node and its neighbours, weighted by the
@@ -14,26 +13,18 @@
 // instance counts. (The location graph's rows are symmetric, so a net also
 // holds the node's producers; the cost model judges every candidate.)
 //
-// The partitioner is a library behind the HypergraphPartitioner concept.
-// Zoltan's PHG (tools/zoltan_phg.cc) needs MPI_Init, which aborts its
-// process where MPI cannot start (no network interface in a sandbox):
-// SpawnedHypergraphPartitioner runs it as a separate program, so such a
-// failure costs one candidate, not the analysis.
+// The partitioner is a library behind the HypergraphPartitioner concept,
+// fed through write_hypergraph's text format. Zoltan's PHG
+// (tools/zoltan_phg.cc) needs MPI_Init, which aborts its process where MPI
+// cannot start (no network interface in a sandbox): the command runs it as
+// a separate program (tools/spawned_hypergraph.h), so such a failure costs
+// one candidate, not the analysis. The library starts no process.
 #ifndef COMMANALYZER_HYPERGRAPH_H_
 #define COMMANALYZER_HYPERGRAPH_H_
 
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <concepts>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <istream>
 #include <ostream>
 #include <stdexcept>
@@ -42,8 +33,6 @@
 
 #include "commanalyzer/estimate/locations.h"
 #include "commanalyzer/record/types.h"
-
-extern char** environ;
 
 namespace commanalyzer {
 
@@ -136,58 +125,6 @@ concept HypergraphPartitioner = requires(const P& p, const LocationHypergraph& h
   { p.partition(h, parts) } -> std::same_as<std::vector<ProcId>>;
 };
 
-// Runs `program HYPERGRAPH_FILE PARTS OUT_FILE` and reads one part per
-// vertex back. Throws std::runtime_error when the program fails or answers
-// nonsense; its stderr goes to the tool's.
-struct SpawnedHypergraphPartitioner {
-  std::filesystem::path program;
-
-  std::vector<ProcId> partition(const LocationHypergraph& h, int parts) const {
-    std::vector<ProcId> owner(h.vertex_count(), 0);
-    if (parts == 1 || h.vertex_count() == 0) return owner;
-    const char* tmp = std::getenv("TMPDIR");
-    std::string pattern = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/commanalyzer-hypergraph-XXXXXX";
-    const char* dir = mkdtemp(pattern.data());
-    if (dir == nullptr) throw std::runtime_error("hypergraph: cannot make a temporary directory");
-    const std::filesystem::path in = std::filesystem::path(dir) / "hypergraph", out = std::filesystem::path(dir) / "parts";
-    struct Cleanup {
-      std::filesystem::path dir;
-      ~Cleanup() {
-        std::error_code ec;
-        std::filesystem::remove_all(dir, ec);
-      }
-    } cleanup{dir};
-    {
-      std::ofstream file(in);
-      write_hypergraph(file, h);
-      if (!file) throw std::runtime_error("hypergraph: cannot write " + in.string());
-    }
-    const std::string parts_text = std::to_string(parts);
-    std::vector<std::string> args = {program.string(), in.string(), parts_text, out.string()};
-    std::vector<char*> argv;
-    for (std::string& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    pid_t pid = 0;
-    if (posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0) {
-      throw std::runtime_error("hypergraph: cannot run " + program.string());
-    }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0) {
-      if (errno != EINTR) throw std::runtime_error("hypergraph: lost " + program.string());
-    }
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-      throw std::runtime_error(program.filename().string() + " failed (exit status " +
-                               std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status)) + ")");
-    }
-    std::ifstream result(out);
-    for (ProcId& p : owner) {
-      if (!(result >> p) || p < 0 || p >= parts) throw std::runtime_error("hypergraph: bad answer from " + program.string());
-    }
-    return owner;
-  }
-};
-
-static_assert(HypergraphPartitioner<SpawnedHypergraphPartitioner>);
 
 }  // namespace commanalyzer
 
