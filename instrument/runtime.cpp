@@ -615,8 +615,8 @@ void __commanalyzer_iteration(void) {
 }  // extern "C"
 
 // ------------------------------------------------- for the test queries
-// (runtime_debug.cpp: a member of the runtime's archive that a program
-// links only if it calls them, so no other program carries the estimator)
+// (runtime_debug.cpp: an archive of its own, linked before this one, that a
+// program takes only if it calls them, so no other carries the estimator)
 
 namespace commanalyzer::runtime {
 

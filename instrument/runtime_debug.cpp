@@ -1,7 +1,8 @@
 // The test queries of runtime_testing.h: what a self-checking test program
-// (tests/instrument/) asks the runtime about the values it recorded. Its
-// own member of the runtime's archive, linked into a program only if the
-// program calls one; the estimate it can run stays out of every other.
+// (tests/instrument/) asks the runtime about the values it recorded. An
+// archive of its own (//instrument:runtime_queries), linked before the
+// runtime: a program takes it only if it calls one, and the estimate it
+// can run stays out of every other.
 #include <cstddef>
 #include <cstdint>
 #include <span>

@@ -187,6 +187,7 @@ Toolchain Toolchain::locate() {
   Toolchain t;
   t.plugin = find_runfile("instrument/libcommanalyzer_pass.so");
   t.runtime = find_runfile("instrument/libruntime.pic.lo");
+  t.runtime_queries = find_runfile("instrument/libruntime_queries.pic.lo");
   t.include_dir = find_runfile("include/commanalyzer/annotate.h").parent_path().parent_path();
   return t;
 }
@@ -233,6 +234,7 @@ fs::path build_instrumented(const Toolchain& toolchain, const BuildRequest& requ
   const fs::path program = request.work_dir / "program";
   std::vector<std::string> argv = {toolchain.cxx, "-o", program.string()};
   argv.insert(argv.end(), objects.begin(), objects.end());
+  argv.push_back(toolchain.runtime_queries.string());  // before the runtime it calls
   argv.push_back(toolchain.runtime.string());
   argv.insert(argv.end(), request.link_flags.begin(), request.link_flags.end());
   for (const char* lib : {"-labsl_raw_hash_set", "-labsl_hash", "-labsl_city", "-labsl_low_level_hash", "-lmetis", "-lm"}) {

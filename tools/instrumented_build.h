@@ -17,6 +17,7 @@ namespace commanalyzer::cli {
 struct Toolchain {
   std::filesystem::path plugin;
   std::filesystem::path runtime;
+  std::filesystem::path runtime_queries;  // the test queries, linked only where called
   std::filesystem::path include_dir;  // holds commanalyzer/annotate.h
   std::string cc = "clang-16";
   std::string cxx = "clang++-16";
