@@ -97,13 +97,7 @@ inline EstimatedRun subtract(const EstimatedRun& run, const EstimatedRun& baseli
         absl::StrCat("the baseline estimate is for ", baseline.procs, " processes, the run's for ", run.procs));
   }
   EstimatedRun e = run;
-  e.p2p_bytes = less(run.p2p_bytes, baseline.p2p_bytes, "point-to-point bytes");
-  e.p2p_messages = less(run.p2p_messages, baseline.p2p_messages, "point-to-point messages");
-  e.collective_bytes = less(run.collective_bytes, baseline.collective_bytes, "collective bytes");
-  e.collective_calls = less(run.collective_calls, baseline.collective_calls, "collective calls");
-  e.matrix = less(run.matrix, baseline.matrix, "bytes of a pair");
-  e.messages_matrix = less(run.messages_matrix, baseline.messages_matrix, "messages of a pair");
-  e.iteration_bytes = measurement_internal::later(run.iteration_bytes, baseline.iteration_bytes);
+  measurement_internal::subtract_totals(e, run, baseline);
   for (EstimatedSite& site : e.sites) {
     for (const EstimatedSite& base : baseline.sites) {
       if (base.location == site.location) {

@@ -129,6 +129,19 @@ inline std::vector<std::uint64_t> later(const std::vector<std::uint64_t>& run,
   return {run.begin() + static_cast<std::ptrdiff_t>(baseline.size()), run.end()};
 }
 
+// `out` = `run` less `baseline` in what a measurement and an estimate both
+// carry: the totals, the pair matrices and the iterations.
+template <class Run>
+void subtract_totals(Run& out, const Run& run, const Run& baseline) {
+  out.p2p_bytes = less(run.p2p_bytes, baseline.p2p_bytes, "point-to-point bytes");
+  out.p2p_messages = less(run.p2p_messages, baseline.p2p_messages, "point-to-point messages");
+  out.collective_bytes = less(run.collective_bytes, baseline.collective_bytes, "collective bytes");
+  out.collective_calls = less(run.collective_calls, baseline.collective_calls, "collective calls");
+  out.matrix = less(run.matrix, baseline.matrix, "bytes of a pair");
+  out.messages_matrix = less(run.messages_matrix, baseline.messages_matrix, "messages of a pair");
+  out.iteration_bytes = later(run.iteration_bytes, baseline.iteration_bytes);
+}
+
 }  // namespace measurement_internal
 
 // `run` less `baseline`: the same program measured on as many processes
@@ -145,15 +158,9 @@ inline Measurement subtract(const Measurement& run, const Measurement& baseline)
                                         " processes) is not measured as the run is (", run.tool, ", ", run.procs, ")"));
   }
   Measurement m = run;
-  m.p2p_bytes = less(run.p2p_bytes, baseline.p2p_bytes, "point-to-point bytes");
-  m.p2p_messages = less(run.p2p_messages, baseline.p2p_messages, "point-to-point messages");
-  m.collective_bytes = less(run.collective_bytes, baseline.collective_bytes, "collective bytes");
-  m.collective_calls = less(run.collective_calls, baseline.collective_calls, "collective calls");
-  m.matrix = less(run.matrix, baseline.matrix, "bytes of a pair");
-  m.messages_matrix = less(run.messages_matrix, baseline.messages_matrix, "messages of a pair");
+  measurement_internal::subtract_totals(m, run, baseline);
   m.sent_bytes = less(run.sent_bytes, baseline.sent_bytes, "bytes sent by a rank");
   m.sent_messages = less(run.sent_messages, baseline.sent_messages, "messages sent by a rank");
-  m.iteration_bytes = measurement_internal::later(run.iteration_bytes, baseline.iteration_bytes);
   for (MeasuredSite& site : m.sites) {
     for (const MeasuredSite& base : baseline.sites) {
       if (base.id == site.id && base.call == site.call) {
