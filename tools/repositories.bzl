@@ -32,51 +32,25 @@ def _declare(rule, name, **kwargs):
     if not native.existing_rule(name):
         rule(name = name, **kwargs)
 
+# Debian's packages (tools/setup.sh), each with its build file here:
+# (name, build file, where the package puts it).
+_SYSTEM_REPOSITORIES = [
+    ("system_libs", "//third_party:system.BUILD", "/usr/lib/x86_64-linux-gnu"),
+    ("llvm16", "//third_party:llvm16.BUILD", "/usr/lib/llvm-16"),
+    ("openmpi", "//third_party:openmpi.BUILD", "/usr/lib/x86_64-linux-gnu/openmpi"),
+    # Zoltan's hypergraph partitioner (libtrilinos-zoltan-dev), for tools/zoltan_phg.
+    ("zoltan", "//third_party:zoltan.BUILD", "/usr/include/trilinos"),
+    # Eigen (libeigen3-dev), header-only: least squares for the scaling model.
+    ("eigen", "//third_party:eigen.BUILD", "/usr/include/eigen3"),
+    # Chart.js (libjs-chart.js), inlined into the HTML report (tools/html_report.cc).
+    ("chartjs", "//third_party:chartjs.BUILD", "/usr/share/javascript/chart.js"),
+]
+
 def commanalyzer_dependencies():
     """Declares every repository //tools:commanalyzer and its tests need."""
     _declare(_bundled_repository, "rules_cc", top = Label("//third_party:bazel/rules_cc/WORKSPACE"))
     _declare(_bundled_repository, "rules_java", top = Label("//third_party:bazel/rules_java/WORKSPACE"))
     _declare(_bundled_repository, "remote_coverage_tools", top = Label("//third_party:bazel/remote_coverage_tools/WORKSPACE"))
     _declare(native.local_repository, "platforms", path = "/usr/share/bazel/tools/platforms")
-    _declare(
-        native.new_local_repository,
-        "system_libs",
-        build_file = str(Label("//third_party:system.BUILD")),
-        path = "/usr/lib/x86_64-linux-gnu",
-    )
-    _declare(
-        native.new_local_repository,
-        "llvm16",
-        build_file = str(Label("//third_party:llvm16.BUILD")),
-        path = "/usr/lib/llvm-16",
-    )
-    _declare(
-        native.new_local_repository,
-        "openmpi",
-        build_file = str(Label("//third_party:openmpi.BUILD")),
-        path = "/usr/lib/x86_64-linux-gnu/openmpi",
-    )
-
-    # Zoltan's hypergraph partitioner (libtrilinos-zoltan-dev), for tools/zoltan_phg.
-    _declare(
-        native.new_local_repository,
-        "zoltan",
-        build_file = str(Label("//third_party:zoltan.BUILD")),
-        path = "/usr/include/trilinos",
-    )
-
-    # Eigen (libeigen3-dev), header-only: least squares for the scaling model.
-    _declare(
-        native.new_local_repository,
-        "eigen",
-        build_file = str(Label("//third_party:eigen.BUILD")),
-        path = "/usr/include/eigen3",
-    )
-
-    # Chart.js (libjs-chart.js), inlined into the HTML report (tools/html_report.cc).
-    _declare(
-        native.new_local_repository,
-        "chartjs",
-        build_file = str(Label("//third_party:chartjs.BUILD")),
-        path = "/usr/share/javascript/chart.js",
-    )
+    for name, build_file, path in _SYSTEM_REPOSITORIES:
+        _declare(native.new_local_repository, name, build_file = str(Label(build_file)), path = path)
