@@ -492,6 +492,91 @@ TEST(CostModel, SingletonContributionsAreReducedEveryIteration) {
   for (int t = 0; t < steps; ++t) EXPECT_EQ(e.phase_bytes[t], 2 * 3 * 8u) << t;
 }
 
+// Region minima (LULESH 2.0's time constraints): each step updates x, then
+// takes the minimum of x over regions of 4096, 2048, ..., 1 elements in turn,
+// each starting from the last one's result kept in a domain block every
+// process holds; the time step is computed from the last. Every region's
+// minimum is a reduction (the smallest ones too: recorded by loop_result
+// as reductions once one region's is), the regions' partial minima fold
+// into one, and the time step is computed from it: one Allreduce of one
+// value a step, nothing sent point to point.
+TEST(CostModel, RegionMinimaFoldIntoOneAllreduceAStep) {
+  constexpr std::uint64_t n = 8192;  // the domain block is less than a process's share: each holds it
+  constexpr int steps = 3;
+  Analyzer<> a;
+  const Array x{0x100000}, domain{0x400000};
+  a.allocation(x.base, 8 * n);
+  a.allocation(domain.base, 1312);  // a domain object: a small tracked array
+  const Address dtmin = domain.at(0), dt = domain.at(1);
+  a.store(dt, 8, kComputedBit);
+  a.region_begin();
+  for (int t = 0; t < steps; ++t) {
+    for (std::uint64_t i = 0; i < n; ++i) a.store(x.at(i), 8, a.join(a.load(x.at(i), 8), a.load(dt, 8)));
+    a.store(dtmin, 8, kComputedBit);  // dtmin = 1e20
+    std::uint64_t first = 0;
+    for (std::uint64_t size = n / 2; first < n; size = std::max<std::uint64_t>(size / 2, 1)) {
+      Label m = a.load(dtmin, 8);
+      for (std::uint64_t i = first; i < std::min(first + size, n); ++i) m = a.join(m, a.load(x.at(i), 8));
+      a.store(dtmin, 8, a.loop_result(m, 5));
+      first += size;
+    }
+    a.store(dt, 8, a.compute(a.load(dtmin, 8)));  // dt = dtmin / 2
+    a.iteration();
+  }
+  a.region_end();
+  Estimator<Profile0> est(a.profile());
+  for (int procs : {2, 4, 8}) {
+    const CommEstimate e = est.estimate(procs);
+    EXPECT_EQ(e.p2p_bytes, 0u) << procs;
+    EXPECT_EQ(e.broadcasts, 0u) << procs;
+    EXPECT_EQ(e.allreduces, static_cast<std::uint64_t>(steps)) << procs;
+    EXPECT_EQ(e.allreduce_bytes, steps * 2 * (procs - 1) * 8u) << procs;
+    EXPECT_EQ(e.collective_calls, static_cast<std::uint64_t>(steps)) << procs;
+  }
+}
+
+// Conjugate gradients: rho = r.r, beta = rho / rho_old, p = r + beta p,
+// pAp = p.Ap, alpha = rho / pAp, x += alpha p, r -= alpha p. beta and
+// alpha are computed from reductions, not continuations of them: each dot
+// product is its own Allreduce, two a step, as every MPI CG code does.
+TEST(CostModel, ValuesComputedFromReductionsReduceThemFirst) {
+  constexpr std::uint64_t n = 512;
+  constexpr int steps = 4;
+  Analyzer<> a;
+  const Array x{0x100000}, r{0x200000}, p{0x300000};
+  const Address rho = 0x900000, rho_old = 0x900008, beta = 0x900010, pap = 0x900018, alpha = 0x900020;
+  for (const Array& v : {x, r, p}) a.allocation(v.base, 8 * n);
+  a.store(rho, 8, kComputedBit);
+  a.region_begin();
+  for (int t = 0; t < steps; ++t) {
+    a.store(rho_old, 8, a.load(rho, 8));
+    Label dot = kNoLabel;
+    for (std::uint64_t i = 0; i < n; ++i) dot = a.join(dot, a.load(r.at(i), 8));
+    a.store(rho, 8, a.loop_result(dot, 1));
+    a.store(beta, 8, a.join(a.load(rho, 8), a.load(rho_old, 8)));
+    for (std::uint64_t i = 0; i < n; ++i) {
+      a.store(p.at(i), 8, a.join(a.join(a.load(r.at(i), 8), a.load(beta, 8)), a.load(p.at(i), 8)));
+    }
+    dot = kNoLabel;
+    for (std::uint64_t i = 0; i < n; ++i) dot = a.join(dot, a.load(p.at(i), 8));
+    a.store(pap, 8, a.loop_result(dot, 2));
+    a.store(alpha, 8, a.join(a.load(rho, 8), a.load(pap, 8)));
+    for (std::uint64_t i = 0; i < n; ++i) {
+      a.store(x.at(i), 8, a.join(a.join(a.load(x.at(i), 8), a.load(alpha, 8)), a.load(p.at(i), 8)));
+      a.store(r.at(i), 8, a.join(a.join(a.load(r.at(i), 8), a.load(alpha, 8)), a.load(p.at(i), 8)));
+    }
+    a.iteration();
+  }
+  a.region_end();
+  Estimator<Profile0> est(a.profile());
+  for (int procs : {2, 4}) {
+    const CommEstimate e = est.estimate(procs);
+    EXPECT_EQ(e.p2p_bytes, 0u) << procs;
+    EXPECT_EQ(e.broadcasts, 1u) << procs << ": rho from before the region, an input";
+    EXPECT_EQ(e.allreduces, 2u * steps) << procs;
+  }
+}
+
 // f[0] += g[i] for four g's of process 1, f[0] on process 0 (a scatter-add
 // of element forces into a node): process 1 combines its contributions and
 // sends one partial per iteration, not four values.

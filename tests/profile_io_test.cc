@@ -271,6 +271,25 @@ TEST(ProfileIo, RejectsWhatIsNotAValidProfile) {
   EXPECT_EQ(error_of(good), "no error");
 }
 
+// The loop results recorded as reductions survive the file (version 9).
+TEST(ProfileIo, ReductionsRoundTrip) {
+  Analyzer<> a;
+  const testing::Array x{0x10000};
+  a.allocation(x.base, 8 * 256);
+  a.region_begin();
+  for (int t = 0; t < 3; ++t) {
+    Label sum = kNoLabel;
+    for (int i = 0; i < 256; ++i) sum = a.join(sum, a.load(x.at(i), 8));
+    a.store(x.at(0), 8, a.compute(a.loop_result(sum, 3)));
+    a.iteration();
+  }
+  a.region_end();
+  const auto original = a.take_profile();
+  ASSERT_EQ(original.reductions.size(), 3u);
+  std::istringstream in(serialise(original, ProfileInfo{}));
+  EXPECT_EQ(read_profile(in).reductions, original.reductions);
+}
+
 // A 1-D stencil whose sweep stores at site 7 and whose copy-back stores at
 // site 9: the sites survive the file, and the estimate attributes the halo
 // to the sweep, whose computation consumes it.

@@ -14,6 +14,9 @@
 //  - contributors on one process, or an input read once: Bcast, (N-1)m;
 //  - no contributors and not an input (computed from replicated data or
 //    constants): nothing, every process computes it.
+// A loop's reduction that starts from another's unreduced instance folds it
+// in: their contributors merge and only the newer one is reduced
+// (continues_reduction).
 // Refinements of owner-computes that careful MPI codes make, each a switch
 // (all on by default):
 //  - combine_partial_updates: an exclusive update of a location (`f[n] +=
@@ -369,6 +372,8 @@ struct LogicalVolumeCostModel {
               auto it = contributors.find(s);
               if (it != contributors.end()) c = merge(c, it->second);
             }
+          } else if (continues_reduction(chain, s)) {
+            c = merge(c, contributors.find(s)->second);
           } else {
             publish(s, phase);
           }
@@ -677,6 +682,21 @@ struct LogicalVolumeCostModel {
       } else if (c != kNone || profile.values.is_input(s)) {
         collective(CollectiveKind::kBcast, c == kNone ? 0 : c, s, phase);  // an input: read by process 0
       }
+    }
+
+    // A loop's reduction whose accumulator starts from another reduction's
+    // unreduced result (the minimum over one region after another) continues
+    // it: each process folds its part of s into its part of the new one, and
+    // s is reduced on its own only if something else reads it, as an MPI
+    // code reduces the minimum over all regions once. A value computed from
+    // a reduction (beta = rho / rho_old) is not a continuation: s is
+    // reduced first.
+    bool continues_reduction(VertexId chain, ValueId s) {
+      if (published.contains(s) || !contributors.contains(s)) return false;
+      const VertexId from = profile.values.vertex(s);
+      if (!graph.loop_reduction(graph.local(chain)) || !graph.reduction(graph.local(from))) return false;
+      if (auto p = pending.find(from); p != pending.end() && p->second == s) pending.erase(p);
+      return true;
     }
 
     // Reduces every chain's newest instance that still carries unreduced

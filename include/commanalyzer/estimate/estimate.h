@@ -98,7 +98,7 @@ class Estimator {
                      unsigned threads = 1)
       : profile_(profile),
         graph_(ValueGraph::build(profile, threads)),
-        singletons_(scorer.detect(graph_)),
+        singletons_(with_reductions(scorer.detect(graph_))),
         partitioner_(std::move(partitioner)),
         cost_(std::move(cost)) {}
 
@@ -210,6 +210,23 @@ class Estimator {
     } else {
       return 1.0;
     }
+  }
+
+  // Reductions (ValueGraph::close_reductions) are singletons, whatever
+  // their degree: an MPI code reduces each process's part with a collective
+  // however few values a region's minimum reads (the scorer's floor, sqrt
+  // of an iteration's values, is for values it knows nothing else of). By
+  // location, one homed in an array stays that element's (C(i, j) = row
+  // times column, owner-computes), or every process's in a small array each
+  // copies (LocationIndex); by value, only those outside arrays are.
+  std::vector<std::uint8_t> with_reductions(const std::vector<std::uint8_t>& scored) {
+    std::vector<std::uint8_t> singleton = graph_.close_reductions(scored);
+    if constexpr (!kByLocation) {
+      for (ValueGraph::Vertex x = 0; x < singleton.size(); ++x) {
+        if (graph_.group(x) != 0) singleton[x] = scored[x];
+      }
+    }
+    return singleton;
   }
 
   // task(i) for i in [0, count) on up to `threads` threads, each taking the

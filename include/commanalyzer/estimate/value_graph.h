@@ -126,8 +126,46 @@ class ValueGraph {
       for (auto& step : steps) step();
     }
     g.drop_peak_non_candidates();
+    g.reduction_.assign(g.vertex_count(), 0);
+    if constexpr (requires { profile.reductions; }) g.mark_loop_reductions(profile.reductions);
     return g;
   }
+
+  // Reductions: the loop results of the loops that reduce distributed data
+  // (mark_loop_reductions), and the values computed only
+  // from reductions and values every process has (`singleton`): a minimum
+  // of regions' minima, a time step from a minimum. An MPI code computes
+  // these from each process's partial results and reduces what it needs
+  // (LogicalVolumeCostModel). Marks them and returns them as singletons.
+  std::vector<std::uint8_t> close_reductions(std::vector<std::uint8_t> singleton) {
+    for (Vertex x = 0; x < vertex_count(); ++x) singleton[x] |= reduction_[x];
+    // A vertex's sources mostly precede it, but not along a chain updated
+    // in place (a sink created before one of its sources): repeat until
+    // nothing changes. Per pass, over the edges: whether some source is a
+    // reduction (1), whether every source is a singleton (2), has a source (4).
+    std::vector<std::uint8_t> seen(vertex_count());
+    for (bool changed = true; changed;) {
+      changed = false;
+      std::fill(seen.begin(), seen.end(), std::uint8_t{2});
+      for (Vertex u = 0; u < vertex_count(); ++u) {
+        for (auto e : boost::make_iterator_range(boost::out_edges(u, directed_))) {
+          std::uint8_t& t = seen[boost::target(e, directed_)];
+          t = static_cast<std::uint8_t>((t | 4 | (reduction_[u] ? 1 : 0)) & (singleton[u] ? 7 : 5));
+        }
+      }
+      for (Vertex x = 0; x < vertex_count(); ++x) {
+        if (!reduction_[x] && seen[x] == 7) {
+          reduction_[x] = kComputedFromReductions;
+          singleton[x] = changed = true;
+        }
+      }
+    }
+    return singleton;
+  }
+  bool reduction(Vertex v) const { return reduction_[v] != 0; }
+  // A reduction the analyzer recorded: a loop's result, whose loop may have
+  // started from another reduction's result (its accumulator's first value).
+  bool loop_reduction(Vertex v) const { return reduction_[v] == kLoopReduction; }
 
   std::size_t vertex_count() const { return global_.size(); }
   std::size_t edge_count() const { return boost::num_edges(directed_); }
@@ -356,6 +394,30 @@ class ValueGraph {
   std::vector<std::uint32_t> exports_;
   std::vector<std::uint32_t> work_;
   std::vector<std::uint8_t> source_uses_;  // per instance, saturating at 2
+  static constexpr std::uint8_t kLoopReduction = 1, kComputedFromReductions = 2;
+
+  // The loop results the analyzer recorded (Profile::reductions: computed
+  // from at least sqrt(D) values, D the words of the arrays they read) of
+  // the loops one of whose results has a global value's degree, the
+  // singleton scorer's floor sqrt(n), n the values of one iteration (a
+  // minimum over a mesh's largest region): every result of such a loop is
+  // a reduction, however small the part one run reads (the kind is the
+  // loop's, not the run's). A loop whose results all stay below it (an
+  // element's sum over its nodes on a small mesh) is left to the scorer.
+  template <class Reductions>
+  void mark_loop_reductions(const Reductions& recorded) {
+    const double floor = std::sqrt(static_cast<double>(peak_phase_vertices()));
+    auto global = [&](Vertex x) { return static_cast<double>(peak_phase_degree(x)) >= floor; };
+    absl::flat_hash_set<std::uint32_t> reducing_sites;  // (site 0, unknown, names no loop)
+    for (const auto& r : recorded) {
+      if (const Vertex x = local(r.vertex); x != kAbsent && r.site != 0 && global(x)) reducing_sites.insert(r.site);
+    }
+    for (const auto& r : recorded) {
+      const Vertex x = local(r.vertex);
+      if (x != kAbsent && (reducing_sites.contains(r.site) || global(x))) reduction_[x] = kLoopReduction;
+    }
+  }
+  std::vector<std::uint8_t> reduction_;  // per vertex: 0, kLoopReduction or kComputedFromReductions
   absl::flat_hash_map<Vertex, std::size_t> peak_phase_degree_;
   std::size_t peak_phase_vertices_ = 0;  // 0: not counted (unmarked runs)
 

@@ -197,7 +197,10 @@ class Analyzer {
     // minimum over one region of a mesh, are still reductions.
     flatten_loop_result(label);
     const auto n = static_cast<std::uint64_t>(sources_.size());
-    if (n * n < words_read(sources_)) {
+    // A loop that has reduced distributed data is a reduction whatever part
+    // of it one run reads (a minimum over each region of a mesh in turn,
+    // the smallest regions too): the kind is the loop's, not the run's.
+    if (n * n < words_read(sources_) && !reducing_sites_.contains(site)) {
       remember_loop_result(label);
       return label;
     }
@@ -205,7 +208,11 @@ class Analyzer {
     ++stats_.stores;
     const Address at = kLoopResultBase + Address{8} * site;
     const auto [first, last] = words_of<kWordBytes>(at, 8);
-    return store_new_value(at, 8, label, site, first, last);
+    const bool sourced = !sources_.empty();
+    const Label leaf = store_new_value(at, 8, label, site, first, last);
+    if (counting_ && sourced) note_reduction(profile_.values.vertex(shadow_.get(first)), site);
+    if (site != 0) reducing_sites_.insert(site);
+    return leaf;
   }
 
   // A loop's result lives where it is first stored (C(i, j) = the row
@@ -345,6 +352,7 @@ class Analyzer {
       explicit_region_ = true;
       profile_.flows.clear();
       profile_.value_sites.clear();
+      profile_.reductions.clear();
       profile_.iteration_marks.clear();
       for (auto& array : profile_.arrays) array.indexed_indirectly = false;  // the set-up's accesses do not count
     }
@@ -531,6 +539,7 @@ class Analyzer {
   std::map<Address, Block> allocations_;
   std::vector<std::uint32_t> arrays_read_;  // words_read's scratch
   std::set<std::uint32_t> site_ids_;
+  std::set<std::uint32_t> reducing_sites_;  // loop_result sites that have recorded a reduction
   std::uint32_t allocation_count_ = 0;
   std::vector<ValueId> sources_;
   // The last loop result too small to be a value instance, and its source
@@ -559,6 +568,12 @@ class Analyzer {
     }
   }
   void forget_loop_result() { known_result_ = kNoLabel; }
+  void note_reduction(VertexId vertex, std::uint32_t site) {
+    auto& all = profile_.reductions;
+    const auto at = std::lower_bound(all.begin(), all.end(), vertex,
+                                     [](const auto& r, VertexId x) { return r.vertex < x; });
+    if (at == all.end() || at->vertex != vertex) all.insert(at, {vertex, site});  // a coalesced update is there already
+  }
   std::vector<ValueId> copy_buffer_;
   bool counting_ = true;
   std::pair<Address, Address> copied_into_{0, 0};  // [first, end) of the block note_copy_into marked last

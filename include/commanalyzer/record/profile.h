@@ -19,6 +19,13 @@
 
 namespace commanalyzer {
 
+// A loop result recorded as a reduction: its vertex and the loop result's site.
+struct RecordedReduction {
+  VertexId vertex = 0;
+  std::uint32_t site = 0;
+  bool operator==(const RecordedReduction&) const = default;
+};
+
 template <class Values = CompactValueStore, class Flows = FlatFlowStore>
 struct Profile {
   Values values;
@@ -85,6 +92,12 @@ struct Profile {
     std::uint32_t site = 0;
   };
   std::vector<SiteRun> value_sites;
+
+  // The loop results recorded as reductions over distributed data
+  // (Analyzer::loop_result), by vertex in creation order: what an MPI code
+  // computes from every process's part with a collective
+  // (ValueGraph::close_reductions).
+  std::vector<RecordedReduction> reductions;
 
   void note_site(ValueId v, std::uint32_t site) {
     if (value_sites.empty() || value_sites.back().site != site) value_sites.push_back({v, site});

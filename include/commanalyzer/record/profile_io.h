@@ -22,6 +22,8 @@
 //              u64 length + bytes: file
 //              (version 8: then u64 length + bytes: loop file)
 //              u64 site runs; per run u32 first value u32 site
+//   version 9: u64 reductions; per reduction u32 vertex (ascending) u32 site
+//              (Profile::reductions)
 //   u64 flows; u64 sources; then
 //     version 4: u64 length + the chains as VarintFlowStore codes them
 //                (compressor.h: varint value delta, varint count, varint
@@ -31,9 +33,11 @@
 //     version 4: FNV-1a over the little-endian 64-bit words of the stream
 //                (the last one zero-padded), then over the byte length
 //     version 3: FNV-1a over the bytes
-// Writers write version 8; readers read 3 to 8 (older profiles have no
+// Writers write version 9; readers read 3 to 9 (older profiles have no
 // sites: the estimate is the same, its "where" is empty; a version 7 site's
-// loop is taken to be in the statement's file).
+// loop is taken to be in the statement's file; before version 9 no loop
+// result is known to be a reduction, and the singleton scorer alone finds
+// them).
 #ifndef COMMANALYZER_PROFILE_IO_H_
 #define COMMANALYZER_PROFILE_IO_H_
 
@@ -59,7 +63,7 @@
 namespace commanalyzer {
 
 inline constexpr char kProfileMagic[8] = {'C', 'A', 'P', 'R', 'O', 'F', 'I', 'L'};
-inline constexpr std::uint32_t kProfileVersion = 8;
+inline constexpr std::uint32_t kProfileVersion = 9;
 inline constexpr std::uint32_t kOldestReadableProfileVersion = 3;
 
 class ProfileError : public std::runtime_error {
@@ -422,6 +426,11 @@ void write_profile(std::ostream& out, const Profile<BasicCompactValueStore<Liven
     w.put<std::uint32_t>(run.first);
     w.put<std::uint32_t>(run.site);
   }
+  w.put<std::uint64_t>(profile.reductions.size());
+  for (const auto& reduction : profile.reductions) {
+    w.put<std::uint32_t>(reduction.vertex);
+    w.put<std::uint32_t>(reduction.site);
+  }
 
   w.put<std::uint64_t>(profile.flows.flow_count());
   w.put<std::uint64_t>(profile.flows.source_count());
@@ -577,6 +586,19 @@ inline LoadedProfile read_profile(std::istream& in, ProfileInfo* info = nullptr)
       run.site = r.get<std::uint32_t>();
       if (run.first <= previous || run.first > value_count) throw ProfileError("corrupt profile: bad site run");
       previous = run.first;
+    }
+  }
+  if (meta.version >= 9) {
+    const auto reductions = r.get<std::uint64_t>();
+    if (reductions > profile.vertex_count()) throw ProfileError("corrupt profile: impossible reduction count");
+    profile.reductions.resize(reductions);
+    for (std::size_t k = 0; k < profile.reductions.size(); ++k) {
+      auto& reduction = profile.reductions[k];
+      reduction.vertex = r.get<std::uint32_t>();
+      reduction.site = r.get<std::uint32_t>();
+      if (reduction.vertex >= profile.vertex_count() || (k > 0 && reduction.vertex <= profile.reductions[k - 1].vertex)) {
+        throw ProfileError("corrupt profile: bad reduction vertex");
+      }
     }
   }
 
