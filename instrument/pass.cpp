@@ -93,6 +93,7 @@
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 #include "pass/global_arrays.h"
+#include "pass/label_demand.h"
 #include "pass/loop_results.h"
 #include "pass/runtime_hooks.h"
 #include "pass/sites.h"
@@ -107,7 +108,8 @@ class FunctionInstrumenter {
 public:
   FunctionInstrumenter(Function &F, Runtime &RT, const SmallPtrSetImpl<PHINode *> &LoopResults,
                        SiteTable &Sites)
-      : F(F), RT(RT), DL(F.getParent()->getDataLayout()), LoopResults(LoopResults), Sites(Sites) {}
+      : F(F), RT(RT), DL(F.getParent()->getDataLayout()), Demand(F, Reachable),
+        LoopResults(LoopResults), Sites(Sites) {}
 
   void run() {
     // Reverse post order: every non-phi operand is visited before its use.
@@ -119,8 +121,7 @@ public:
       for (Instruction &I : *BB)
         Insts.push_back(&I);
     }
-    computeLeafy(Insts);
-    computeNeeded(Insts);
+    Demand.compute(Insts);
     computeForwarding(Insts);
     emitPrologue();
     for (Instruction *I : Insts)
@@ -129,7 +130,7 @@ public:
     for (Instruction *I : Insts) {
       CurrentUse = {I, nullptr};
       visit(*I);
-      if (OwnDecision.count(I))
+      if (Demand.needsOwnDecision(I))
         computeDecisionShadow(*I);
     }
     // Fill the shadow phis now that every incoming label exists. The
@@ -154,14 +155,9 @@ private:
   Runtime &RT;
   const DataLayout &DL;
   SmallPtrSet<BasicBlock *, 32> Reachable;
-  SmallPtrSet<Value *, 32> Needed;          // values whose label is used
-  SmallPtrSet<Value *, 32> Leafy;           // labels that may name a value
-  SmallPtrSet<Value *, 32> Decided;         // labels a __ca_use depends on
-  SmallPtrSet<Value *, 32> OwnDecision;     // ... that differ from Shadows
-  DenseMap<Value *, Value *> DecisionShadows; // their decision labels
+  LabelDemand Demand;                       // which values get label code
+  DenseMap<Value *, Value *> DecisionShadows; // decision labels of their own
   SmallVector<std::pair<PHINode *, PHINode *>, 16> PendingDecisionPhis;
-  DenseMap<Instruction *, uint32_t> UseSites; // branches reported by __ca_use
-  SmallPtrSet<const BasicBlock *, 16> Stops;  // computeStops
   DenseMap<Value *, Value *> Shadows;       // value -> its i64 label
   // emitUnion's results -> their operands (stripComputed).
   DenseMap<Value *, std::pair<Value *, Value *>> UnionOperands;
@@ -297,313 +293,6 @@ private:
     }
   }
 
-  // Protocol calls need their arguments' labels; stores, returns and atomic
-  // updates need the stored value's label. Everything these depend on
-  // through ruleFor is needed too.
-  void computeNeeded(ArrayRef<Instruction *> Insts) {
-    SmallVector<Value *, 64> Work;
-    auto need = [&](Value *V) {
-      if ((isa<Instruction>(V) || isa<Argument>(V)) &&
-          isDataType(V->getType()) && Needed.insert(V).second)
-        Work.push_back(V);
-    };
-    for (Instruction *I : Insts) {
-      if (auto *SI = dyn_cast<StoreInst>(I))
-        need(SI->getValueOperand());
-      else if (auto *RI = dyn_cast<ReturnInst>(I)) {
-        if (Value *V = RI->getReturnValue())
-          need(V);
-      } else if (auto *RMW = dyn_cast<AtomicRMWInst>(I))
-        need(RMW->getValOperand());
-      else if (auto *CX = dyn_cast<AtomicCmpXchgInst>(I))
-        need(CX->getNewValOperand());
-      else if (auto *CB = dyn_cast<CallBase>(I)) {
-        if (classifyCall(*CB) == CallKind::Protocol)
-          for (unsigned K = 0; K < CB->arg_size() && K < kMaxArgLabels; ++K)
-            need(CB->getArgOperand(K));
-      }
-    }
-    while (!Work.empty()) {
-      auto *I = dyn_cast<Instruction>(Work.pop_back_val());
-      if (!I || !Reachable.count(I->getParent()))
-        continue;
-      SmallVector<Value *, 4> Ops;
-      ruleFor(*I, Ops);
-      for (Value *Op : Ops)
-        need(Op);
-    }
-    computeDecided(Insts);
-  }
-
-  // The operands whose labels flow into V's *decision* label: ruleFor's,
-  // and the condition of a select. `if (d > diff) diff = d;` is a select;
-  // the maximum it keeps is decided by every element compared, not only by
-  // the one kept, so a branch on it depends on all of them (DFSan does this
-  // for every select). Stored data keeps the thin slice.
-  static void decisionOperands(Instruction &I, SmallVectorImpl<Value *> &Ops) {
-    ruleFor(I, Ops);
-    if (auto *S = dyn_cast<SelectInst>(&I))
-      Ops.push_back(S->getCondition());
-  }
-
-  // Branch conditions that are not loop control get a __ca_use with their
-  // decision label. Only leafy operands are followed: the others have label
-  // 0 or CA_COMPUTED_BIT, which __ca_use cannot tell apart from no operand
-  // (__ca_union(0, b) == __ca_union(CA_COMPUTED_BIT, b)). A decision label
-  // is the ordinary label (Shadows) unless the value is computed from a
-  // select or needs no ordinary label (OwnDecision: DecisionShadows).
-  void computeDecided(ArrayRef<Instruction *> Insts) {
-    SmallVector<Value *, 64> Work;
-    auto decide = [&](Value *V) {
-      if (Leafy.count(V) && Decided.insert(V).second)
-        Work.push_back(V);
-    };
-    computeStops();
-    // Site ids: a hash of the function name, and the position in the
-    // instruction list (distinct positions give distinct ids in a function).
-    const uint32_t FnHash = static_cast<uint32_t>(xxHash64(F.getName()));
-    for (size_t Pos = 0; Pos < Insts.size(); ++Pos) {
-      Instruction *I = Insts[Pos];
-      Value *C = branchCondition(*I);
-      if (!C || !Leafy.count(C) || isLoopControl(C) || onlyDecidesToStop(*I))
-        continue;
-      UseSites[I] = FnHash ^ (static_cast<uint32_t>(Pos) * 0x9E3779B1u);
-      decide(C);
-    }
-    SmallVector<Value *, 64> Own;
-    while (!Work.empty()) {
-      Value *V = Work.pop_back_val();
-      auto *I = dyn_cast<Instruction>(V);
-      SmallVector<Value *, 4> Ops;
-      const bool Hook = !I || hasHookLabel(*I);
-      if (Hook)
-        Needed.insert(V); // arguments, loads, calls: the label is the hook's
-      else if (Reachable.count(I->getParent()))
-        decisionOperands(*I, Ops);
-      if (!Hook && (isa<SelectInst>(V) || !Needed.count(V)))
-        Own.push_back(V);
-      for (Value *Op : Ops)
-        decide(Op);
-    }
-    // OwnDecision: the seeds, and every decided value computed from one.
-    while (!Own.empty()) {
-      Value *V = Own.pop_back_val();
-      if (!OwnDecision.insert(V).second)
-        continue;
-      for (User *U : V->users()) {
-        auto *I = dyn_cast<Instruction>(U);
-        if (!I || !Decided.count(I) || hasHookLabel(*I))
-          continue;
-        SmallVector<Value *, 4> Ops;
-        decisionOperands(*I, Ops);
-        if (is_contained(Ops, V))
-          Own.push_back(I);
-      }
-    }
-  }
-
-  // Values whose label a hook provides; and invokes, whose label is
-  // computed on an edge block of their own (builderAfter): their decision
-  // label is their ordinary label.
-  static bool hasHookLabel(Instruction &I) {
-    if (isa<LoadInst>(I) || isa<AtomicRMWInst>(I) ||
-        isa<AtomicCmpXchgInst>(I) || isa<InvokeInst>(I))
-      return true;
-    auto *CB = dyn_cast<CallBase>(&I);
-    return CB && classifyCall(*CB) == CallKind::Protocol;
-  }
-
-  // A branch that only decides whether the program stops: at most one of
-  // its successors goes on (assert(idx < n), exit on a bad value). An MPI
-  // code makes such a check on what each process holds and sends nothing
-  // for it, so the data is not consumed there.
-  bool onlyDecidesToStop(Instruction &I) const {
-    SmallPtrSet<const BasicBlock *, 4> GoOn;
-    for (const BasicBlock *S : successors(I.getParent()))
-      if (!Stops.count(S))
-        GoOn.insert(S);
-    return GoOn.size() <= 1;
-  }
-
-  // Stops: the blocks every path from which ends in a call that does not
-  // return (abort, exit, __assert_fail, std::terminate, any function
-  // declared noreturn) or in `unreachable`. A path around a cycle does not
-  // end, so a block that may loop is not one (the least fixed point).
-  void computeStops() {
-    for (bool Changed = true; Changed;) {
-      Changed = false;
-      for (BasicBlock *BB : post_order(&F)) {
-        if (Stops.count(BB))
-          continue;
-        const bool Stop =
-            isa<UnreachableInst>(BB->getTerminator()) ||
-            any_of(*BB, [](const Instruction &I) {
-              const auto *Call = dyn_cast<CallInst>(&I);
-              return Call && Call->doesNotReturn();
-            }) ||
-            (succ_size(BB) > 0 &&
-             all_of(successors(BB), [&](const BasicBlock *S) { return Stops.count(S) > 0; }));
-        if (Stop) {
-          Stops.insert(BB);
-          Changed = true;
-        }
-      }
-    }
-  }
-
-  // Loop control is not a decision on data (DESIGN.md): a comparison of an
-  // induction variable with a bound, even a bound loaded from memory (CSR
-  // row pointers: `p < rowptr[i + 1]`) or computed from several values
-  // (`k < nx * ny`), and the guard of a rotated loop, which compares its
-  // start with its bound (`rowptr[i] < rowptr[i + 1]`, `n > 0`). Each
-  // process of the SPMD program runs its own iterations; the bounds are
-  // structure, like an index used as an address.
-  static bool isLoopControl(Value *C) {
-    auto *Cmp = dyn_cast<ICmpInst>(C);
-    if (Cmp) {
-      Value *A = Cmp->getOperand(0), *B = Cmp->getOperand(1);
-      if (isInduction(A) || isInduction(B))
-        return true;
-      auto bound = [](Value *X) {
-        return isa<Constant>(X) || boundsInduction(X);
-      };
-      if (bound(A) && bound(B))
-        return true;
-    }
-    return computedFromBounds(C);
-  }
-
-  // C is integer arithmetic on loop bounds and induction variables only:
-  // the trip-count tests a runtime-unrolled loop adds above -O1
-  // (`((hi - lo) & 3) == 0`, `hi + ~lo < 3` on CSR row bounds) are loop
-  // control as much as the loop's own exit test, which -O0 and -O1 have
-  // alone.
-  static bool computedFromBounds(Value *C) {
-    SmallVector<Value *, 16> Work = {C};
-    SmallPtrSet<Value *, 16> Seen;
-    bool AnyBound = false;
-    while (!Work.empty()) {
-      Value *V = Work.pop_back_val();
-      if (!Seen.insert(V).second || isa<Constant>(V))
-        continue;
-      if (Seen.size() > 32 || !V->getType()->isIntOrIntVectorTy())
-        return false;
-      auto *I = dyn_cast<Instruction>(V);
-      if (I && (isa<BinaryOperator>(I) || isa<ICmpInst>(I) ||
-                isa<CastInst>(I) || isa<FreezeInst>(I))) {
-        for (Value *Op : I->operands())
-          Work.push_back(Op);
-        continue;
-      }
-      if (!isInduction(V) && !boundsInduction(V))
-        return false;
-      AnyBound = true;
-    }
-    return AnyBound;
-  }
-
-  // X (or a cast of X) starts an induction variable or is compared with one.
-  // A load counts with the other loads of its address: at -O0 a rotated
-  // loop's guard loads its bound once more (`p < rowptr[i + 1]` before the
-  // loop and in its latch; nothing proves that the body keeps it).
-  static bool boundsInduction(Value *X) {
-    SmallVector<Value *, 4> Loads = {X};
-    if (auto *LI = dyn_cast<LoadInst>(X))
-      for (User *U : LI->getPointerOperand()->users())
-        if (auto *Other = dyn_cast<LoadInst>(U);
-            Other && Other != LI && Other->getType() == LI->getType() &&
-            Other->getPointerOperand() == LI->getPointerOperand())
-          Loads.push_back(Other);
-    SmallVector<Value *, 4> Forms(Loads.begin(), Loads.end());
-    for (Value *L : Loads)
-      for (User *U : L->users())
-        if (isa<CastInst>(U))
-          Forms.push_back(U);
-    for (Value *Form : Forms)
-      for (User *U : Form->users()) {
-        if (auto *P = dyn_cast<PHINode>(U); P && isInduction(P))
-          return true;
-        if (auto *Cmp = dyn_cast<ICmpInst>(U))
-          if (isInduction(Cmp->getOperand(0)) ||
-              isInduction(Cmp->getOperand(1)))
-            return true;
-      }
-    return false;
-  }
-
-  // A phi advanced by a constant step around its loop (i = phi(i0, i + c)),
-  // or its next value i + c (the rotated loop's exit test); through casts.
-  static bool isInduction(Value *V) {
-    while (auto *Cast = dyn_cast<CastInst>(V))
-      V = Cast->getOperand(0);
-    auto steps = [](Value *Next, PHINode *P) {
-      auto *BO = dyn_cast<BinaryOperator>(Next);
-      if (!BO || (BO->getOpcode() != Instruction::Add &&
-                  BO->getOpcode() != Instruction::Sub))
-        return false;
-      return (BO->getOperand(0) == P && isa<Constant>(BO->getOperand(1))) ||
-             (BO->getOperand(1) == P && isa<Constant>(BO->getOperand(0)));
-    };
-    auto isIV = [&](PHINode *P) {
-      return any_of(P->incoming_values(),
-                    [&](Value *In) { return steps(In, P); });
-    };
-    if (auto *P = dyn_cast<PHINode>(V))
-      return isIV(P);
-    if (auto *BO = dyn_cast<BinaryOperator>(V))
-      for (Value *Op : BO->operands())
-        if (auto *P = dyn_cast<PHINode>(Op))
-          if (steps(BO, P) && is_contained(P->incoming_values(), BO))
-            return true;
-    return false;
-  }
-
-  // The condition of a conditional branch or a switch (select is data, not
-  // control flow: see ruleFor).
-  static Value *branchCondition(Instruction &I) {
-    if (auto *BI = dyn_cast<BranchInst>(&I))
-      return BI->isConditional() ? BI->getCondition() : nullptr;
-    if (auto *SI = dyn_cast<SwitchInst>(&I))
-      return SI->getCondition();
-    return nullptr;
-  }
-
-  // Leafy values: those whose label may name a value instance at run time.
-  // Seeds are the values whose label comes from the runtime or a caller
-  // (loads, atomic updates, possibly instrumented calls, arguments); then
-  // everything that takes a label from a leafy operand (decisionOperands:
-  // ruleFor's, and a select's condition). The rest have label 0 or
-  // CA_COMPUTED_BIT (constants, loop counters).
-  void computeLeafy(ArrayRef<Instruction *> Insts) {
-    SmallVector<Value *, 64> Work;
-    auto mark = [&](Value *V) {
-      if (isDataType(V->getType()) && Leafy.insert(V).second)
-        Work.push_back(V);
-    };
-    for (Argument &A : F.args())
-      mark(&A);
-    for (Instruction *I : Insts) {
-      if (isa<LoadInst>(I) || isa<AtomicRMWInst>(I) ||
-          isa<AtomicCmpXchgInst>(I))
-        mark(I);
-      else if (auto *CB = dyn_cast<CallBase>(I))
-        if (!isa<CallBrInst>(CB) && classifyCall(*CB) == CallKind::Protocol)
-          mark(I);
-    }
-    while (!Work.empty()) {
-      Value *V = Work.pop_back_val();
-      for (User *U : V->users()) {
-        auto *I = dyn_cast<Instruction>(U);
-        if (!I || Leafy.count(I) || !Reachable.count(I->getParent()))
-          continue;
-        SmallVector<Value *, 4> Ops;
-        decisionOperands(*I, Ops);
-        if (is_contained(Ops, V))
-          mark(I);
-      }
-    }
-  }
-
   // Arguments: labels come from __ca_arg_labels, but only if the caller
   // addressed them to this very function (see runtime_abi.h).
   //
@@ -614,7 +303,7 @@ private:
     SmallVector<Argument *, 8> Args;
     for (Argument &A : F.args())
       if (A.getArgNo() < kMaxArgLabels &&
-          (Needed.count(&A) || A.hasByValAttr()))
+          (Demand.needsLabel(&A) || A.hasByValAttr()))
         Args.push_back(&A);
     if (Args.empty())
       return; // nothing to read; a stale __ca_arg_callee == F is harmless
@@ -916,9 +605,9 @@ private:
     }
   }
 
-  // The decision label of an OwnDecision value (see computeDecided), right
-  // after it (before its ordinary label's code, if any: neither reads the
-  // other).
+  // The decision label of a value whose decision label is its own
+  // (LabelDemand::needsOwnDecision), right after it (before its ordinary
+  // label's code, if any: neither reads the other).
   void computeDecisionShadow(Instruction &I) {
     SmallVector<Value *, 4> Ops;
     const Rule R = ruleFor(I, Ops);
@@ -930,7 +619,7 @@ private:
       DecisionShadows[&I] = LoopResults.count(Orig) ? loopResult(Orig, P) : P;
       return;
     }
-    IRBuilder<> B(I.getNextNode()); // never an invoke (hasHookLabel)
+    IRBuilder<> B(I.getNextNode()); // never an invoke (LabelDemand: hasHookLabel)
     Value *L = computedBit();
     switch (R) {
     case Rule::Same:
@@ -1100,8 +789,8 @@ private:
     if (isa<LoadInst>(I) || isa<StoreInst>(I))
       RT.tagProgram(&I);
     if (I.isTerminator())
-      if (auto It = UseSites.find(&I); It != UseSites.end())
-        return visitBranch(I, It->second);
+      if (std::optional<uint32_t> Site = Demand.decisionSite(I))
+        return visitBranch(I, *Site);
     if (auto *LI = dyn_cast<LoadInst>(&I))
       return visitLoad(*LI);
     if (auto *SI = dyn_cast<StoreInst>(&I))
@@ -1114,7 +803,7 @@ private:
       return visitCall(*CB);
     if (auto *RI = dyn_cast<ReturnInst>(&I))
       return visitReturn(*RI);
-    if (Needed.count(&I))
+    if (Demand.needsLabel(&I))
       computeShadow(I);
   }
 
@@ -1334,7 +1023,7 @@ private:
     case CallKind::Protocol:
       return visitProtocolCall(CB);
     default:
-      if (Needed.count(&CB))
+      if (Demand.needsLabel(&CB))
         computeShadow(CB);
       return;
     }
@@ -1363,7 +1052,7 @@ private:
     // A musttail call must be followed by ret: the callee's __ca_ret_* go
     // straight to our caller, which is exactly right.
     auto *CI = dyn_cast<CallInst>(&CB);
-    if (!Needed.count(&CB) || (CI && CI->isMustTailCall()) ||
+    if (!Demand.needsLabel(&CB) || (CI && CI->isMustTailCall()) ||
         isa<CallBrInst>(CB))
       return;
     RT.tag(B.CreateStore(B.getInt32(0), RT.RetValid), Runtime::kAbiSlots);
