@@ -1,10 +1,12 @@
 // Loop results (loop_results.h): found on the program's loops before
-// instrumenting.
+// instrumenting, their instances made where they leave the loop.
 #include "loop_results.h"
 
 #include "value_rules.h"
 #include "llvm/ADT/DepthFirstIterator.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace llvm;
 
@@ -50,6 +52,18 @@ SmallPtrSet<PHINode *, 16> loopResults(Function &F, FunctionAnalysisManager &FAM
       Results.insert(P);
   }
   return Results;
+}
+
+Value *LoopResultHooks::instanceLabel(PHINode *Orig, Value *Label) {
+  auto [It, Fresh] = Labels.try_emplace(Orig, nullptr);
+  if (Fresh) {
+    IRBuilder<> B(&*Orig->getParent()->getFirstInsertionPt());
+    const uint32_t Site = static_cast<uint32_t>(xxHash64(F.getName())) ^
+                          (static_cast<uint32_t>(Labels.size()) * 0x85EBCA77u);
+    Sites.add(Site, *Orig);
+    It->second = B.CreateCall(RT.LoopResult, {Label, B.getInt32(Site)});
+  }
+  return It->second;
 }
 
 } // namespace commanalyzer::pass
