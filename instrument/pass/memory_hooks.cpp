@@ -127,36 +127,43 @@ void MemoryHooks::visitAtomicRMW(AtomicRMWInst &RMW) {
   Value *V = RMW.getValOperand(), *Addr = RMW.getPointerOperand();
   if (!instrumentedAddress(Addr))
     return;
-  uint64_t Size = DL.getTypeStoreSize(V->getType()).getFixedValue();
   IRBuilder<> B(&RMW);
-  if (!isDataType(V->getType())) {
-    B.CreateCall(RT.Clear, {Addr, B.getInt64(Size)});
+  Value *Old = emitAtomicLoad(B, RMW, Addr, V->getType());
+  if (!Old)
     return;
-  }
-  Value *Old = emitLoadHook(B, Addr, Size);
-  Labels.setShadow(&RMW, Old);
   Value *New = RMW.getOperation() == AtomicRMWInst::Xchg
                    ? Labels.shadowOf(V)
                    : Code.emitCompute(B, {Old, Labels.shadowOf(V)});
-  emitStoreHook(B, Addr, Size, New, Sites.storeSite(RMW));
+  emitStoreHook(B, Addr, DL.getTypeStoreSize(V->getType()).getFixedValue(), New,
+                Sites.storeSite(RMW));
 }
 
 void MemoryHooks::visitCmpXchg(AtomicCmpXchgInst &CX) {
   Value *Addr = CX.getPointerOperand(), *New = CX.getNewValOperand();
   if (!instrumentedAddress(Addr))
     return;
-  uint64_t Size = DL.getTypeStoreSize(New->getType()).getFixedValue();
   IRBuilder<> B(&CX);
-  if (!isDataType(New->getType())) {
-    B.CreateCall(RT.Clear, {Addr, B.getInt64(Size)});
+  Value *Old = emitAtomicLoad(B, CX, Addr, New->getType()); // the {old, success} pair's label
+  if (!Old)
     return;
-  }
-  Value *Old = emitLoadHook(B, Addr, Size);
-  Labels.setShadow(&CX, Old); // the {old, success} pair carries the old label
   IRBuilder<> A(CX.getNextNode());
   Value *Ok = A.CreateExtractValue(&CX, 1);
-  emitStoreHook(A, Addr, Size, A.CreateSelect(Ok, Labels.shadowOf(New), Old),
-                Sites.storeSite(CX));
+  emitStoreHook(A, Addr, DL.getTypeStoreSize(New->getType()).getFixedValue(),
+                A.CreateSelect(Ok, Labels.shadowOf(New), Old), Sites.storeSite(CX));
+}
+
+// The load half of atomic update I of data of type T at Addr: the old
+// value's label, which is I's label too; or null for a pointer, whose
+// update only kills what was there.
+Value *MemoryHooks::emitAtomicLoad(IRBuilder<> &B, Instruction &I, Value *Addr, Type *T) {
+  uint64_t Size = DL.getTypeStoreSize(T).getFixedValue();
+  if (!isDataType(T)) {
+    B.CreateCall(RT.Clear, {Addr, B.getInt64(Size)});
+    return nullptr;
+  }
+  Value *Old = emitLoadHook(B, Addr, Size);
+  Labels.setShadow(&I, Old);
+  return Old;
 }
 
 void MemoryHooks::visitMemCpy(CallBase &CB) {

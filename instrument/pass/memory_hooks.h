@@ -39,6 +39,8 @@ public:
 private:
   llvm::Value *emitLoadHook(llvm::IRBuilder<> &B, llvm::Value *Addr, uint64_t Size,
                             llvm::Align A = llvm::Align(1));
+  llvm::Value *emitAtomicLoad(llvm::IRBuilder<> &B, llvm::Instruction &I, llvm::Value *Addr,
+                              llvm::Type *T);
   llvm::Value *emitStoreHook(llvm::IRBuilder<> &B, llvm::Value *Addr, uint64_t Size,
                              llvm::Value *L, uint32_t Site);
   void forEachLeaf(llvm::Type *T, uint64_t Off,
