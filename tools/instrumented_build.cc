@@ -209,7 +209,7 @@ fs::path build_instrumented(const Toolchain& toolchain, const BuildRequest& requ
     // No vectors: one label per vector would merge its lanes' slices (a
     // vectorised stencil stores two points as one value instance), so the
     // estimate would depend on the -O level. No unrolling: a loop's result
-    // is one value instance (pass.cpp, loopResults), and a loop the
+    // is one value instance (instrument/pass/loop_results.h), and a loop the
     // optimizer unrolls away has none. After the user's flags: clang lets
     // a later -O2/-O3 turn them back on.
     argv.insert(argv.end(), {"-fno-vectorize", "-fno-slp-vectorize", "-fno-unroll-loops"});

@@ -14,8 +14,8 @@
 # Exits non-zero on any mismatch. Actual traces are kept in $WORK.
 #
 # Environment: CLANG, CLANGXX (clang-16, clang++-16), LLVM_CONFIG,
-# PLUGIN (prebuilt libCommAnalyzerPass.so; built from instrument/pass.cpp if
-# unset), WORK (scratch directory; a temporary one if unset).
+# PLUGIN (prebuilt libCommAnalyzerPass.so; built from instrument/pass.cpp and
+# instrument/pass/ if unset), WORK (scratch directory; a temporary one if unset).
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -31,7 +31,7 @@ die() { echo "FATAL: $*" >&2; exit 2; }
 
 if [ -z "${PLUGIN:-}" ]; then
   PLUGIN=$WORK/libCommAnalyzerPass.so
-  g++ -shared -fPIC $($LLVM_CONFIG --cxxflags) -fno-rtti "$INSTR/pass.cpp" \
+  g++ -shared -fPIC $($LLVM_CONFIG --cxxflags) -fno-rtti "$INSTR/pass.cpp" "$INSTR"/pass/*.cpp \
     -o "$PLUGIN" $($LLVM_CONFIG --ldflags) -lLLVM-16 || die "plugin build failed"
 fi
 "$CLANG" -O1 -c "$INSTR/trace_runtime.c" -o "$WORK/trace_runtime.o" ||

@@ -72,9 +72,9 @@ struct Profile {
   };
   std::vector<Move> moves;
 
-  // Source sites (instrument/pass.cpp): the statements that store computed
-  // values, decide branches or take a loop's result, with the loop the
-  // statement is swept by (the outermost loop around it below any loop
+  // Source sites (instrument/pass/sites.h): the statements that store
+  // computed values, decide branches or take a loop's result, with the loop
+  // the statement is swept by (the outermost loop around it below any loop
   // that marks iterations). Ids are the pass's; 0 = no site known.
   struct Site {
     std::uint32_t id = 0;

@@ -1,0 +1,182 @@
+// Memory hooks (memory_hooks.h). Accesses are split into pieces of at most
+// kMaxAccess bytes (only huge aggregates and vectors need this); the
+// pointer fields of a mixed aggregate are cleared, not loaded or stored as
+// data.
+#include "memory_hooks.h"
+
+#include <algorithm>
+
+#include "indirect_index.h"
+#include "shadow_load.h"
+#include "value_rules.h"
+#include "llvm/Analysis/ValueTracking.h"
+
+using namespace llvm;
+
+namespace commanalyzer::pass {
+namespace {
+
+Value *offset(IRBuilder<> &B, Value *Addr, uint64_t Off) {
+  return Off ? B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Addr, Off) : Addr;
+}
+
+// A load from a constant global (`static const int corner[8][3]`, a
+// string literal) reads a constant, as the optimizer makes of it whenever
+// the index becomes constant (after unrolling): label 0, no value.
+bool readsConstant(Value *Addr) {
+  auto *GV = dyn_cast<GlobalVariable>(getUnderlyingObject(Addr));
+  return GV && GV->isConstant() && GV->hasDefinitiveInitializer();
+}
+
+} // namespace
+
+// A: what the access's address is known to be a multiple of.
+Value *MemoryHooks::emitLoadHook(IRBuilder<> &B, Value *Addr, uint64_t Size, Align A) {
+  Value *Acc = nullptr;
+  for (uint64_t Off = 0; Off < Size; Off += kMaxAccess) {
+    Value *P = offset(B, Addr, Off);
+    Value *L = emitShadowLoad(B, RT, P, std::min(kMaxAccess, Size - Off),
+                              commonAlignment(A, Off));
+    Acc = Acc ? Code.emitCombine(B, Acc, L) : L;
+  }
+  return Acc ? Acc : RT.zero();
+}
+
+// Returns the label __ca_store gave for the last piece.
+// Site: the store's source site (SiteTable), 0 if unknown.
+Value *MemoryHooks::emitStoreHook(IRBuilder<> &B, Value *Addr, uint64_t Size, Value *L,
+                                  uint32_t Site) {
+  Value *Stored = L;
+  for (uint64_t Off = 0; Off < Size; Off += kMaxAccess) {
+    Value *P = offset(B, Addr, Off);
+    Stored = B.CreateCall(RT.Store,
+                          {P, B.getInt32(std::min(kMaxAccess, Size - Off)), L, B.getInt32(Site)});
+  }
+  return Stored;
+}
+
+// Calls Fn(leaf type, byte offset) for the scalar/vector fields of T.
+void MemoryHooks::forEachLeaf(Type *T, uint64_t Off, function_ref<void(Type *, uint64_t)> Fn) {
+  if (auto *ST = dyn_cast<StructType>(T)) {
+    const StructLayout *SL = DL.getStructLayout(ST);
+    for (unsigned K = 0; K < ST->getNumElements(); ++K)
+      forEachLeaf(ST->getElementType(K), Off + SL->getElementOffset(K), Fn);
+  } else if (auto *AT = dyn_cast<ArrayType>(T)) {
+    uint64_t Stride = DL.getTypeAllocSize(AT->getElementType());
+    for (uint64_t K = 0; K < AT->getNumElements(); ++K)
+      forEachLeaf(AT->getElementType(), Off + K * Stride, Fn);
+  } else {
+    Fn(T, Off);
+  }
+}
+
+void MemoryHooks::visitLoad(LoadInst &LI) {
+  Type *T = LI.getType();
+  Value *Addr = LI.getPointerOperand();
+  if (!isDataType(T) || !instrumentedAddress(Addr) || readsConstant(Addr))
+    return;
+  IRBuilder<> B(LI.getNextNode());
+  if (indexedIndirectly(Addr))
+    emitIndirectMark(B, RT, Addr);
+  if (!hasPointer(T)) {
+    Labels.setShadow(&LI, emitLoadHook(
+        B, Addr, DL.getTypeStoreSize(T).getFixedValue(), LI.getAlign()));
+    return;
+  }
+  Value *Acc = RT.zero();
+  forEachLeaf(T, 0, [&](Type *Leaf, uint64_t Off) {
+    if (isDataType(Leaf))
+      Acc = Code.emitCombine(B, Acc,
+                             emitLoadHook(B, offset(B, Addr, Off),
+                                          DL.getTypeStoreSize(Leaf).getFixedValue(),
+                                          commonAlignment(LI.getAlign(), Off)));
+  });
+  Labels.setShadow(&LI, Acc);
+}
+
+void MemoryHooks::visitStore(StoreInst &SI) {
+  Value *V = SI.getValueOperand(), *Addr = SI.getPointerOperand();
+  if (!instrumentedAddress(Addr))
+    return;
+  Type *T = V->getType();
+  uint64_t Size = DL.getTypeStoreSize(T).getFixedValue();
+  IRBuilder<> B(&SI);
+  if (isDataType(T) && indexedIndirectly(Addr))
+    emitIndirectMark(B, RT, Addr);
+  if (!isDataType(T)) { // a pointer: kills what was there
+    B.CreateCall(RT.Clear, {Addr, B.getInt64(Size)});
+  } else if (!hasPointer(T)) {
+    Value *Stored = emitStoreHook(B, Addr, Size, Labels.shadowOf(V), Sites.storeSite(SI));
+    Labels.setStored(&SI, Stored);
+  } else {
+    Value *L = Labels.shadowOf(V);
+    const uint32_t Site = Sites.storeSite(SI);
+    forEachLeaf(T, 0, [&](Type *Leaf, uint64_t Off) {
+      uint64_t LeafSize = DL.getTypeStoreSize(Leaf).getFixedValue();
+      if (isDataType(Leaf))
+        emitStoreHook(B, offset(B, Addr, Off), LeafSize, L, Site);
+      else
+        B.CreateCall(RT.Clear, {offset(B, Addr, Off), B.getInt64(LeafSize)});
+    });
+  }
+}
+
+// Sequential programs meet atomics only in library code (reference
+// counts); model them as a load followed by a store.
+void MemoryHooks::visitAtomicRMW(AtomicRMWInst &RMW) {
+  Value *V = RMW.getValOperand(), *Addr = RMW.getPointerOperand();
+  if (!instrumentedAddress(Addr))
+    return;
+  IRBuilder<> B(&RMW);
+  Value *Old = emitAtomicLoad(B, RMW, Addr, V->getType());
+  if (!Old)
+    return;
+  Value *New = RMW.getOperation() == AtomicRMWInst::Xchg
+                   ? Labels.shadowOf(V)
+                   : Code.emitCompute(B, {Old, Labels.shadowOf(V)});
+  emitStoreHook(B, Addr, DL.getTypeStoreSize(V->getType()).getFixedValue(), New,
+                Sites.storeSite(RMW));
+}
+
+void MemoryHooks::visitCmpXchg(AtomicCmpXchgInst &CX) {
+  Value *Addr = CX.getPointerOperand(), *New = CX.getNewValOperand();
+  if (!instrumentedAddress(Addr))
+    return;
+  IRBuilder<> B(&CX);
+  Value *Old = emitAtomicLoad(B, CX, Addr, New->getType()); // the {old, success} pair's label
+  if (!Old)
+    return;
+  IRBuilder<> A(CX.getNextNode());
+  Value *Ok = A.CreateExtractValue(&CX, 1);
+  emitStoreHook(A, Addr, DL.getTypeStoreSize(New->getType()).getFixedValue(),
+                A.CreateSelect(Ok, Labels.shadowOf(New), Old), Sites.storeSite(CX));
+}
+
+// The load half of atomic update I of data of type T at Addr: the old
+// value's label, which is I's label too; or null for a pointer, whose
+// update only kills what was there.
+Value *MemoryHooks::emitAtomicLoad(IRBuilder<> &B, Instruction &I, Value *Addr, Type *T) {
+  uint64_t Size = DL.getTypeStoreSize(T).getFixedValue();
+  if (!isDataType(T)) {
+    B.CreateCall(RT.Clear, {Addr, B.getInt64(Size)});
+    return nullptr;
+  }
+  Value *Old = emitLoadHook(B, Addr, Size);
+  Labels.setShadow(&I, Old);
+  return Old;
+}
+
+void MemoryHooks::visitMemCpy(CallBase &CB) {
+  IRBuilder<> B(&CB);
+  B.CreateCall(RT.MemCpy,
+               {CB.getArgOperand(0), CB.getArgOperand(1),
+                B.CreateZExtOrTrunc(CB.getArgOperand(2), RT.I64)});
+}
+
+void MemoryHooks::visitMemSet(CallBase &CB) {
+  IRBuilder<> B(&CB);
+  B.CreateCall(RT.MemSet, {CB.getArgOperand(0),
+                           B.CreateZExtOrTrunc(CB.getArgOperand(2), RT.I64)});
+}
+
+} // namespace commanalyzer::pass
