@@ -56,15 +56,7 @@ inline std::vector<EstimatedRun> read_estimate_json(std::istream& in) {
   try {
     for (const nlohmann::json& e : *procs) {
       EstimatedRun run;
-      const std::uint64_t n = count(e, "n");
-      if (n < 1 || n > 65536) throw MeasurementError(absl::StrCat("\"n\" ", n, " is not a process count"));
-      run.procs = static_cast<int>(n);
-      run.p2p_bytes = count(e, "p2p_bytes");
-      run.p2p_messages = count(e, "p2p_messages");
-      run.collective_bytes = count(e, "collective_bytes");
-      run.collective_calls = count(e, "collective_calls");
-      run.matrix = matrix(e, "matrix", run.procs);
-      run.messages_matrix = matrix(e, "messages_matrix", run.procs);
+      read_totals(run, e, "n");
       // phase_bytes has one more entry than there are marks: what follows the last.
       if (const auto it = e.find("phase_bytes"); it != e.end() && it->is_array()) {
         for (std::size_t k = 0; k < it->size() && k < iterations; ++k) {

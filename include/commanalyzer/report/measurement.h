@@ -142,6 +142,23 @@ void subtract_totals(Run& out, const Run& run, const Run& baseline) {
   out.iteration_bytes = later(run.iteration_bytes, baseline.iteration_bytes);
 }
 
+// What a measurement and an estimate both carry, from one run's JSON
+// object: its process count (under `procs_key`), totals and matrices.
+template <class Run>
+void read_totals(Run& out, const nlohmann::json& doc, const char* procs_key) {
+  const std::uint64_t procs = count(doc, procs_key);
+  if (procs < 1 || procs > 65536) {
+    throw MeasurementError(absl::StrCat("\"", procs_key, "\" ", procs, " is not a process count"));
+  }
+  out.procs = static_cast<int>(procs);
+  out.p2p_bytes = count(doc, "p2p_bytes");
+  out.p2p_messages = count(doc, "p2p_messages");
+  out.collective_bytes = count(doc, "collective_bytes");
+  out.collective_calls = count(doc, "collective_calls");
+  out.matrix = matrix(doc, "matrix", out.procs);
+  out.messages_matrix = matrix(doc, "messages_matrix", out.procs);
+}
+
 }  // namespace measurement_internal
 
 // `run` less `baseline`: the same program measured on as many processes
@@ -183,15 +200,7 @@ inline Measurement read_pmpi_counts(std::istream& in) {
   }
   Measurement m;
   m.tool = "PMPI counter";
-  const std::uint64_t procs = count(doc, "procs");
-  if (procs < 1 || procs > 65536) throw MeasurementError(absl::StrCat("\"procs\" ", procs, " is not a process count"));
-  m.procs = static_cast<int>(procs);
-  m.p2p_bytes = count(doc, "p2p_bytes");
-  m.p2p_messages = count(doc, "p2p_messages");
-  m.collective_bytes = count(doc, "collective_bytes");
-  m.collective_calls = count(doc, "collective_calls");
-  m.matrix = matrix(doc, "matrix", m.procs);
-  m.messages_matrix = matrix(doc, "messages_matrix", m.procs);
+  read_totals(m, doc, "procs");
   m.sent_bytes = sent_by_rank(m.matrix, m.procs);
   m.sent_messages = sent_by_rank(m.messages_matrix, m.procs);
   if (const auto it = doc.find("per_iteration"); it != doc.end() && it->is_array()) {
