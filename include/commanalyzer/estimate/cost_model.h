@@ -674,7 +674,7 @@ struct LogicalVolumeCostModel {
 
     void publish(ValueId s, std::size_t phase) {
       if (!published.insert(s).second) return;
-      if (auto p = pending.find(profile.values.vertex(s)); p != pending.end() && p->second == s) pending.erase(p);
+      no_longer_pending(s);
       auto it = contributors.find(s);
       const ProcId c = it == contributors.end() ? kNone : it->second;
       if (c == kMany) {
@@ -693,10 +693,17 @@ struct LogicalVolumeCostModel {
     // reduced first.
     bool continues_reduction(VertexId chain, ValueId s) {
       if (published.contains(s) || !contributors.contains(s)) return false;
-      const VertexId from = profile.values.vertex(s);
-      if (!graph.loop_reduction(graph.local(chain)) || !graph.reduction(graph.local(from))) return false;
-      if (auto p = pending.find(from); p != pending.end() && p->second == s) pending.erase(p);
+      if (!graph.loop_reduction(graph.local(chain)) || !graph.reduction(graph.local(profile.values.vertex(s)))) {
+        return false;
+      }
+      no_longer_pending(s);
       return true;
+    }
+
+    // s is reduced (or folded into another reduction): its chain's end of
+    // iteration has nothing of s left to reduce.
+    void no_longer_pending(ValueId s) {
+      if (auto p = pending.find(profile.values.vertex(s)); p != pending.end() && p->second == s) pending.erase(p);
     }
 
     // Reduces every chain's newest instance that still carries unreduced

@@ -71,7 +71,7 @@ struct DensityDistanceScorer {
     std::vector<std::uint8_t> singleton(graph.vertex_count(), 0);
     if (graph.vertex_count() < std::max<std::size_t>(min_vertices, 2)) return singleton;
     const double c = centroid(graph);
-    const double floor = degree_floor ? std::sqrt(static_cast<double>(graph.peak_phase_vertices())) : 0.0;
+    const double floor = degree_floor ? graph.global_degree() : 0.0;
     for (ValueGraph::Vertex v = 0; v < graph.vertex_count(); ++v) {
       singleton[v] = score(graph, v, c) >= threshold && static_cast<double>(graph.peak_phase_degree(v)) >= floor;
     }

@@ -210,6 +210,12 @@ class ValueGraph {
     return peak_phase_vertices_ == 0 ? vertex_count() : peak_phase_vertices_;
   }
 
+  // The degree of a global value, sqrt(peak_phase_vertices()): the
+  // geometric middle between a stencil's or mesh's constant degree and the
+  // ~n of a value used by, or computed from, nearly all of one iteration
+  // (the singleton scorer's floor; mark_loop_reductions).
+  double global_degree() const { return std::sqrt(static_cast<double>(peak_phase_vertices())); }
+
   // GraphViz dot of the directed VCG; vertices named by their VertexId.
   void write_graphviz(std::ostream& out) const {
     boost::write_graphviz(
@@ -406,8 +412,7 @@ class ValueGraph {
   // element's sum over its nodes on a small mesh) is left to the scorer.
   template <class Reductions>
   void mark_loop_reductions(const Reductions& recorded) {
-    const double floor = std::sqrt(static_cast<double>(peak_phase_vertices()));
-    auto global = [&](Vertex x) { return static_cast<double>(peak_phase_degree(x)) >= floor; };
+    auto global = [&](Vertex x) { return static_cast<double>(peak_phase_degree(x)) >= global_degree(); };
     absl::flat_hash_set<std::uint32_t> reducing_sites;  // (site 0, unknown, names no loop)
     for (const auto& r : recorded) {
       if (const Vertex x = local(r.vertex); x != kAbsent && r.site != 0 && global(x)) reducing_sites.insert(r.site);
@@ -449,7 +454,7 @@ class ValueGraph {
     if (profile.phase_count() < 2 || vertex_count() == 0) return;
     count_peak_phase_vertices(profile);
     const std::size_t floor = peak_floor();
-    const auto cap = static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(peak_phase_vertices()))));
+    const auto cap = static_cast<std::size_t>(std::ceil(global_degree()));
     absl::flat_hash_map<Vertex, absl::flat_hash_set<Vertex>> seen;  // candidate -> neighbours this phase
     std::vector<std::uint8_t> candidate(vertex_count(), 0);
     for (Vertex v = 0; v < vertex_count(); ++v) {
@@ -488,7 +493,7 @@ class ValueGraph {
   }
 
   std::size_t peak_floor() const {
-    return static_cast<std::size_t>(std::sqrt(static_cast<double>(peak_phase_vertices())));
+    return static_cast<std::size_t>(global_degree());
   }
 
   void drop_peak_non_candidates() {
