@@ -176,6 +176,60 @@ TEST(Coalescing, ExclusiveUpdatesOfOneLocationFormOneVertex) {
   EXPECT_EQ(graph.edge_count(), 2 * n * n * n);  // A_ik -> C_ij and B_kj -> C_ij
 }
 
+// Which recorded loop results are reductions (ValueGraph, from
+// Profile::reductions). Site 5: each step, the minimum over each of four
+// regions of the elements a filter passes (one in 16; -O0 joins only those),
+// while the step also updates 16 other fields: each minimum is computed
+// from fewer values than a global value's degree, sqrt of a step's values,
+// but the loop makes four results a step from 128 values each. Site 6: an
+// element's sum over 8 of a small mesh's 64 nodes, which also reads
+// sqrt(D) values, makes one result per element. Only site 5 reduces.
+TEST(LoopReductions, ALoopThatFoldsMoreValuesThanItMakesResultsReduces) {
+  constexpr std::uint64_t n = 4096, fields = 16, filter = 16, regions = 4, nodes = 64, elements = 64;
+  constexpr int steps = 2;
+  Analyzer<> a;
+  const Array x{0x100000}, mesh{0x200000}, sums{0x300000}, minima{0x400000};
+  a.allocation(x.base, 8 * n);
+  for (std::uint64_t k = 0; k < fields; ++k) a.allocation(0x1000000 + k * 0x100000, 8 * n);
+  a.allocation(mesh.base, 8 * nodes);
+  a.allocation(sums.base, 8 * elements);
+  a.region_begin();
+  for (int t = 0; t < steps; ++t) {
+    for (std::uint64_t k = 0; k < fields; ++k) {
+      const Array y{0x1000000 + k * 0x100000};
+      for (std::uint64_t i = 0; i < n; ++i) a.store(y.at(i), 8, a.compute(a.load(y.at(i), 8)));
+    }
+    for (std::uint64_t i = 0; i < n; ++i) a.store(x.at(i), 8, a.compute(a.load(x.at(i), 8)));
+    for (std::uint64_t r = 0; r < regions; ++r) {
+      Label m = kNoLabel;
+      for (std::uint64_t i = r * (n / regions); i < (r + 1) * (n / regions); i += filter) m = a.join(m, a.load(x.at(i), 8));
+      a.store(minima.at(r), 8, a.loop_result(m, 5));
+    }
+    for (std::uint64_t e = 0; e < elements; ++e) {
+      Label s = kNoLabel;
+      for (std::uint64_t k = 0; k < 8; ++k) s = a.join(s, a.load(mesh.at((e + 7 * k) % nodes), 8));
+      a.store(sums.at(e), 8, a.loop_result(s, 6));
+    }
+    a.iteration();
+  }
+  a.region_end();
+  const auto graph = ValueGraph::build(a.profile());
+  ASSERT_LT(static_cast<double>(n / regions / filter), graph.global_degree());
+  std::size_t minima_seen = 0, sums_seen = 0;
+  for (const auto& r : a.profile().reductions) {
+    const bool reduces = graph.reduction(graph.local(r.vertex));
+    if (r.site == 5) {
+      ++minima_seen;
+      EXPECT_TRUE(reduces) << r.vertex;
+    } else if (r.site == 6) {
+      ++sums_seen;
+      EXPECT_FALSE(reduces) << r.vertex;
+    }
+  }
+  EXPECT_EQ(minima_seen, regions * steps);
+  EXPECT_GT(sums_seen, 0u);
+}
+
 // A workspace slot refilled for each element with unrelated data must not
 // become one hub vertex joining all elements.
 TEST(Coalescing, ReusedWorkspaceSlotIsNotAHub) {

@@ -127,7 +127,7 @@ class ValueGraph {
     }
     g.drop_peak_non_candidates();
     g.reduction_.assign(g.vertex_count(), 0);
-    if constexpr (requires { profile.reductions; }) g.mark_loop_reductions(profile.reductions);
+    if constexpr (requires { profile.reductions; }) g.mark_loop_reductions(profile);
     return g;
   }
 
@@ -213,7 +213,7 @@ class ValueGraph {
   // The degree of a global value, sqrt(peak_phase_vertices()): the
   // geometric middle between a stencil's or mesh's constant degree and the
   // ~n of a value used by, or computed from, nearly all of one iteration
-  // (the singleton scorer's floor; mark_loop_reductions).
+  // (the singleton scorer's floor).
   double global_degree() const { return std::sqrt(static_cast<double>(peak_phase_vertices())); }
 
   // GraphViz dot of the directed VCG; vertices named by their VertexId.
@@ -404,22 +404,40 @@ class ValueGraph {
 
   // The loop results the analyzer recorded (Profile::reductions: computed
   // from at least sqrt(D) values, D the words of the arrays they read) of
-  // the loops one of whose results has a global value's degree, the
-  // singleton scorer's floor sqrt(n), n the values of one iteration (a
-  // minimum over a mesh's largest region): every result of such a loop is
-  // a reduction, however small the part one run reads (the kind is the
-  // loop's, not the run's). A loop whose results all stay below it (an
-  // element's sum over its nodes on a small mesh) is left to the scorer.
-  template <class Reductions>
-  void mark_loop_reductions(const Reductions& recorded) {
-    auto global = [&](Vertex x) { return static_cast<double>(peak_phase_degree(x)) >= global_degree(); };
-    absl::flat_hash_set<std::uint32_t> reducing_sites;  // (site 0, unknown, names no loop)
+  // the loops that fold more values into one result than they make results
+  // in an iteration: a reduction makes a few results from many values (a
+  // dot product, a minimum over each region of a mesh), a local loop one
+  // result per element from a few (an element's sum over its nodes, which
+  // on a small mesh also reads sqrt(D) values). Every result of such a loop
+  // is a reduction, however small the part one run reads (the smallest
+  // region's minimum, or a minimum over the few elements a filter passes,
+  // as -O0 compiles `if (ok) if (x < m) m = x;`): the kind is the loop's,
+  // not the run's.
+  template <class Profile>
+  void mark_loop_reductions(const Profile& profile) {
+    const auto& recorded = profile.reductions;
+    if (recorded.empty()) return;
+    absl::flat_hash_map<VertexId, std::uint32_t> site_of_result;  // (site 0, unknown, names no loop)
     for (const auto& r : recorded) {
-      if (const Vertex x = local(r.vertex); x != kAbsent && r.site != 0 && global(x)) reducing_sites.insert(r.site);
+      if (r.site != 0 && local(r.vertex) != kAbsent) site_of_result.emplace(r.vertex, r.site);
     }
+    struct SiteCounts {
+      std::size_t most_results = 0, results = 0, phase = 0;  // results per iteration
+      std::size_t most_values = 0;                           // a result's values in one iteration
+    };
+    absl::flat_hash_map<std::uint32_t, SiteCounts> sites;
+    profile.flows.for_each([&](ValueId v, std::span<const ValueId>) {
+      const auto it = site_of_result.find(profile.values.vertex(v));
+      if (it == site_of_result.end()) return;
+      SiteCounts& c = sites[it->second];
+      if (const std::size_t p = profile.phase_of(v); p != c.phase) c.phase = p, c.results = 0;
+      c.most_results = std::max(c.most_results, ++c.results);
+      c.most_values = std::max(c.most_values, peak_phase_degree(local(it->first)));
+    });
     for (const auto& r : recorded) {
-      const Vertex x = local(r.vertex);
-      if (x != kAbsent && (reducing_sites.contains(r.site) || global(x))) reduction_[x] = kLoopReduction;
+      const auto it = sites.find(r.site);
+      if (it == sites.end() || it->second.most_values <= it->second.most_results) continue;
+      if (const Vertex x = local(r.vertex); x != kAbsent) reduction_[x] = kLoopReduction;
     }
   }
   std::vector<std::uint8_t> reduction_;  // per vertex: 0, kLoopReduction or kComputedFromReductions
