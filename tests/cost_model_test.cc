@@ -535,6 +535,74 @@ TEST(CostModel, RegionMinimaFoldIntoOneAllreduceAStep) {
   }
 }
 
+// A loop's results the program never reads or decides on are not reduced:
+// each region's minimum also yields the element where it is reached, only
+// tested for whether the region had one (which the pass does not report),
+// and nothing reads it. One Allreduce of one value a step, the minimum.
+TEST(CostModel, ResultsTheProgramNeverUsesAreNotReduced) {
+  constexpr std::uint64_t n = 4096, regions = 4;
+  constexpr int steps = 3;
+  Analyzer<> a;
+  const Array x{0x100000}, domain{0x400000};
+  a.allocation(x.base, 8 * n);
+  a.allocation(domain.base, 1312);
+  const Address dtmin = domain.at(0), dt = domain.at(1);
+  a.store(dt, 8, kComputedBit);
+  a.region_begin();
+  for (int t = 0; t < steps; ++t) {
+    for (std::uint64_t i = 0; i < n; ++i) a.store(x.at(i), 8, a.join(a.load(x.at(i), 8), a.load(dt, 8)));
+    a.store(dtmin, 8, kComputedBit);
+    for (std::uint64_t r = 0; r < regions; ++r) {
+      Label m = a.load(dtmin, 8), where = kNoLabel;
+      for (std::uint64_t i = r * (n / regions); i < (r + 1) * (n / regions); ++i) {
+        m = a.join(m, a.load(x.at(i), 8));
+        where = a.join(where, a.load(x.at(i), 8));
+      }
+      a.loop_result(where, 6);  // the element index: never used
+      a.store(dtmin, 8, a.loop_result(m, 5));
+    }
+    a.store(dt, 8, a.compute(a.load(dtmin, 8)));
+    a.iteration();
+  }
+  a.region_end();
+  Estimator<Profile0> est(a.profile());
+  for (int procs : {2, 4}) {
+    const CommEstimate e = est.estimate(procs);
+    EXPECT_EQ(e.p2p_bytes, 0u) << procs;
+    EXPECT_EQ(e.broadcasts, 0u) << procs;  // a region on one process: its index, Bcast by the old rule
+    EXPECT_EQ(e.collective_calls, static_cast<std::uint64_t>(steps)) << procs;
+    EXPECT_EQ(e.allreduces, static_cast<std::uint64_t>(steps)) << procs;
+  }
+}
+
+// A residual only tested by a branch (`if (resid < tol) break;`) is read
+// there (Analyzer::use records the decision): an Allreduce every step. The
+// last step's is not tested (the loop ends on its count) but is reduced
+// too, as every earlier one was used.
+TEST(CostModel, AResidualOnlyTestedIsReducedEveryStep) {
+  constexpr std::uint64_t n = 4096;
+  constexpr int steps = 4;
+  Analyzer<> a;
+  const Array x{0x100000};
+  a.allocation(x.base, 8 * n);
+  a.region_begin();
+  for (int t = 0; t < steps; ++t) {
+    for (std::uint64_t i = 0; i < n; ++i) a.store(x.at(i), 8, a.compute(a.load(x.at(i), 8)));
+    Label sum = kNoLabel;
+    for (std::uint64_t i = 0; i < n; ++i) sum = a.join(sum, a.load(x.at(i), 8));
+    const Label resid = a.loop_result(sum, 7);
+    if (t + 1 < steps) a.use(resid | kComputedBit, 9);
+    a.iteration();
+  }
+  a.region_end();
+  Estimator<Profile0> est(a.profile());
+  for (int procs : {2, 4}) {
+    const CommEstimate e = est.estimate(procs);
+    EXPECT_EQ(e.p2p_bytes, 0u) << procs;
+    EXPECT_EQ(e.allreduces, static_cast<std::uint64_t>(steps)) << procs;
+  }
+}
+
 // Conjugate gradients: rho = r.r, beta = rho / rho_old, p = r + beta p,
 // pAp = p.Ap, alpha = rho / pAp, x += alpha p, r -= alpha p. beta and
 // alpha are computed from reductions, not continuations of them: each dot

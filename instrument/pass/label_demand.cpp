@@ -3,6 +3,8 @@
 // needed and decided values backward from the sinks.
 #include "label_demand.h"
 
+#include <functional>
+
 #include "loop_control.h"
 #include "runtime_hooks.h"
 #include "value_rules.h"
@@ -143,7 +145,8 @@ void LabelDemand::computeDecided(ArrayRef<Instruction *> Insts) {
   for (size_t Pos = 0; Pos < Insts.size(); ++Pos) {
     Instruction *I = Insts[Pos];
     Value *C = branchCondition(*I);
-    if (!C || !Leafy.count(C) || isLoopControl(C) || onlyDecidesToStop(*I))
+    if (!C || !Leafy.count(C) || isLoopControl(C) || onlyDecidesToStop(*I) ||
+        testsWhetherLoopChangedIt(C))
       continue;
     UseSites[I] = FnHash ^ (static_cast<uint32_t>(Pos) * 0x9E3779B1u);
     decide(C);
@@ -190,6 +193,48 @@ bool LabelDemand::onlyDecidesToStop(Instruction &I) const {
     if (!Stops.count(S))
       GoOn.insert(S);
   return GoOn.size() <= 1;
+}
+
+// A test whether a loop's accumulator is still the value it started from
+// (`if (elem != -1)` after a search for the element of the minimum, -1 if
+// the loop found none): each process of an MPI code asks it of its own
+// part, whose result is then folded or not into the reduction; nothing is
+// sent for it. The compared value is carried around a loop (a cycle of
+// phis and selects) and the constant it is compared with for equality
+// enters that cycle (the loop's start, or a guard that skipped the loop).
+bool LabelDemand::testsWhetherLoopChangedIt(Value *C) const {
+  auto *Cmp = dyn_cast<CmpInst>(C);
+  if (!Cmp || !Cmp->isEquality())
+    return false;
+  Value *Carried = Cmp->getOperand(0)->stripPointerCasts();
+  auto *Start = dyn_cast<Constant>(Cmp->getOperand(1));
+  if (!Start) {
+    Carried = Cmp->getOperand(1)->stripPointerCasts();
+    Start = dyn_cast<Constant>(Cmp->getOperand(0));
+  }
+  if (!Start)
+    return false;
+  bool Starts = false, Cycles = false;
+  SmallPtrSet<Value *, 16> Done, OnPath;
+  std::function<void(Value *)> walk = [&](Value *V) {
+    if (V == Start)
+      Starts = true;
+    if (!isa<PHINode>(V) && !isa<SelectInst>(V))
+      return;
+    if (OnPath.count(V))
+      Cycles = true;
+    if (!Done.insert(V).second)
+      return;
+    OnPath.insert(V);
+    if (auto *P = dyn_cast<PHINode>(V))
+      for (Value *In : P->incoming_values())
+        walk(In);
+    if (auto *S = dyn_cast<SelectInst>(V))
+      walk(S->getTrueValue()), walk(S->getFalseValue());
+    OnPath.erase(V);
+  };
+  walk(Carried);
+  return Starts && Cycles;
 }
 
 // Stops: the blocks every path from which ends in a call that does not

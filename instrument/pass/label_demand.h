@@ -2,7 +2,8 @@
 // analysis run on a function before any code is added to it (pass.cpp,
 // "Structure", step 1). Only what a sink depends on gets shadow code:
 // stores, returns and argument passing need their data's labels; a branch
-// on data (not loop control, not a check that only stops the program)
+// on data (not loop control, not a check that only stops the program, not
+// a test whether a loop changed its accumulator)
 // needs the decision label of its condition, built only from "leafy"
 // values, those whose label may name a value instance.
 //
@@ -57,6 +58,7 @@ private:
   void computeDecided(llvm::ArrayRef<llvm::Instruction *> Insts);
   void computeStops();
   bool onlyDecidesToStop(llvm::Instruction &I) const;
+  bool testsWhetherLoopChangedIt(llvm::Value *C) const;
 
   llvm::Function &F;
   const llvm::SmallPtrSetImpl<llvm::BasicBlock *> &Reachable;

@@ -49,7 +49,8 @@
 // Contributions still pending at the end of an iteration are reduced in
 // that iteration (SPMD codes keep replicated values consistent every step:
 // `gsum += local_sum` each step is an Allreduce each step, not one at the
-// end), and so are those pending at the end of the region.
+// end), and so are those pending at the end of the region, except the
+// results of a loop the program never uses (ValueGraph::unused_loop_result).
 // Messages: per (sender, receiver, iteration), one per loop (or pipelined
 // stage) that needs values no earlier message could carry (send_points.h,
 // messages.h), plus one call per (collective kind, iteration); each is a
@@ -711,7 +712,9 @@ struct LogicalVolumeCostModel {
     void publish_pending(std::size_t phase) {
       std::vector<ValueId> due;
       due.reserve(pending.size());
-      for (const auto& [vertex, instance] : pending) due.push_back(instance);
+      for (const auto& [vertex, instance] : pending) {
+        if (!graph.unused_loop_result(instance)) due.push_back(instance);
+      }
       std::sort(due.begin(), due.end());
       for (ValueId s : due) publish(s, phase);
       pending.clear();

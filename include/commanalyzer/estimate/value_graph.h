@@ -166,6 +166,13 @@ class ValueGraph {
   // A reduction the analyzer recorded: a loop's result, whose loop may have
   // started from another reduction's result (its accumulator's first value).
   bool loop_reduction(Vertex v) const { return reduction_[v] == kLoopReduction; }
+  // A loop reduction's result the program never reads or decides on
+  // (Analyzer::use): a minimum's element index only tested for whether the
+  // loop found one, a region's minimum that did not lower the running one.
+  // Dead code to an MPI programmer, who reduces what the program uses; but
+  // the newest result of a loop whose every earlier result was used (a
+  // residual deciding each step but the last) is used.
+  bool unused_loop_result(ValueId instance) const { return unused_loop_results_.contains(instance); }
 
   std::size_t vertex_count() const { return global_.size(); }
   std::size_t edge_count() const { return boost::num_edges(directed_); }
@@ -424,6 +431,8 @@ class ValueGraph {
     struct SiteCounts {
       std::size_t most_results = 0, results = 0, phase = 0;  // results per iteration
       std::size_t most_values = 0;                           // a result's values in one iteration
+      std::vector<ValueId> unused;  // results never read or decided on
+      ValueId last = kNoValue;
     };
     absl::flat_hash_map<std::uint32_t, SiteCounts> sites;
     profile.flows.for_each([&](ValueId v, std::span<const ValueId>) {
@@ -433,13 +442,23 @@ class ValueGraph {
       if (const std::size_t p = profile.phase_of(v); p != c.phase) c.phase = p, c.results = 0;
       c.most_results = std::max(c.most_results, ++c.results);
       c.most_values = std::max(c.most_values, peak_phase_degree(local(it->first)));
+      if (source_uses_[v] == 0) c.unused.push_back(v);
+      c.last = v;
     });
     for (const auto& r : recorded) {
       const auto it = sites.find(r.site);
       if (it == sites.end() || it->second.most_values <= it->second.most_results) continue;
       if (const Vertex x = local(r.vertex); x != kAbsent) reduction_[x] = kLoopReduction;
     }
+    for (auto& [site, c] : sites) {
+      // The run ended before it could use the newest result of a loop
+      // whose every earlier result it used (a residual deciding each step
+      // but the last): presumed used.
+      if (c.unused.size() == 1 && c.unused.back() == c.last) continue;
+      if (c.most_values > c.most_results) unused_loop_results_.insert(c.unused.begin(), c.unused.end());
+    }
   }
+  absl::flat_hash_set<ValueId> unused_loop_results_;
   std::vector<std::uint8_t> reduction_;  // per vertex: 0, kLoopReduction or kComputedFromReductions
   absl::flat_hash_map<Vertex, std::size_t> peak_phase_degree_;
   std::size_t peak_phase_vertices_ = 0;  // 0: not counted (unmarked runs)

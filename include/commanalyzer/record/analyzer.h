@@ -45,7 +45,7 @@ struct AnalyzerStats {
   std::uint64_t replications = 0;  // stores that copied a value
   std::uint64_t creations = 0;     // stores that created a value
   std::uint64_t inputs = 0;        // values created by a first read
-  std::uint64_t uses = 0;          // branch decisions on compound labels
+  std::uint64_t uses = 0;          // branch decisions recorded (compound labels, reductions)
                                    // (also counted in stores and creations)
 };
 
@@ -171,11 +171,17 @@ class Analyzer {
   // label (two or more values) is stored to the site's virtual location, a
   // new value instance each time (it does not read the previous decision, so
   // it is never coalesced with it). A decision on one value, or on f(one
-  // value), is local to that value's owner and records nothing. A large
+  // value), is local to that value's owner and records nothing, unless the
+  // value is a loop's reduction (`if (resid < tol) break;`): the decision
+  // reads the reduced value and is recorded as its reader. A large
   // decision computed from distributed values (a residual) is a singleton
   // computed from distributed data: an Allreduce per evaluation.
   void use(Label label, std::uint32_t site) {
-    if (!slicer_.is_compound(label)) return;
+    if (!slicer_.is_compound(label)) {
+      const ValueId v = slicer_.leaf_value(label & ~kComputedBit);
+      if (v == kNoValue || !counting_ || !recorded_reduction(profile_.values.vertex(v))) return;
+      label = slicer_.leaf(v) | kComputedBit;
+    }
     ++stats_.uses;
     store(kUseSiteBase + Address{8} * site, 8, label, site);
   }
@@ -568,6 +574,12 @@ class Analyzer {
     }
   }
   void forget_loop_result() { known_result_ = kNoLabel; }
+  bool recorded_reduction(VertexId vertex) const {
+    const auto& all = profile_.reductions;
+    const auto at = std::lower_bound(all.begin(), all.end(), vertex,
+                                     [](const auto& r, VertexId x) { return r.vertex < x; });
+    return at != all.end() && at->vertex == vertex;
+  }
   void note_reduction(VertexId vertex, std::uint32_t site) {
     auto& all = profile_.reductions;
     const auto at = std::lower_bound(all.begin(), all.end(), vertex,
