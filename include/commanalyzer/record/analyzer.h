@@ -206,7 +206,7 @@ class Analyzer {
     // A loop that has reduced distributed data is a reduction whatever part
     // of it one run reads (a minimum over each region of a mesh in turn,
     // the smallest regions too): the kind is the loop's, not the run's.
-    if (n * n < words_read(sources_) && !reducing_sites_.contains(site)) {
+    if (!reducing_sites_.contains(site) && words_read_exceed(sources_, n * n)) {
       remember_loop_result(label);
       return label;
     }
@@ -516,9 +516,11 @@ class Analyzer {
   ProfileType profile_;
   AnalyzerStats stats_;
   static constexpr std::size_t kOutsideRegion = ~std::size_t{0};
-  // The words of the arrays holding `sources` (each array once), and one
-  // per source in none (a local, a global, another loop's result).
-  std::uint64_t words_read(const std::vector<ValueId>& sources) {
+  // Are the words of the arrays holding `sources` (each array once), and one
+  // per source in none (a local, a global, another loop's result), more
+  // than `bound`? Counting stops there: a small result (an element's 8
+  // nodes' coordinates) passes it at its first array.
+  bool words_read_exceed(const std::vector<ValueId>& sources, std::uint64_t bound) {
     std::uint64_t words = 0;
     arrays_read_.clear();
     for (ValueId v : sources) {
@@ -529,8 +531,9 @@ class Analyzer {
         arrays_read_.push_back(array);
         words += profile_.arrays[array - 1].bytes / 8;
       }
+      if (words > bound) return true;
     }
-    return words;
+    return false;
   }
   // The iteration of an explicit region under way (marks so far), or
   // kOutsideRegion.
@@ -543,7 +546,7 @@ class Analyzer {
     std::size_t allocated_in = 0;  // current_iteration() at allocation
   };
   std::map<Address, Block> allocations_;
-  std::vector<std::uint32_t> arrays_read_;  // words_read's scratch
+  std::vector<std::uint32_t> arrays_read_;  // words_read_exceed's scratch
   std::set<std::uint32_t> site_ids_;
   std::set<std::uint32_t> reducing_sites_;  // loop_result sites that have recorded a reduction
   std::uint32_t allocation_count_ = 0;
