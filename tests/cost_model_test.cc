@@ -603,6 +603,39 @@ TEST(CostModel, AResidualOnlyTestedIsReducedEveryStep) {
   }
 }
 
+// A reduction over the elements a filter passes, all of which lie in one
+// process's block this step (LULESH 2.0's shock near one corner): still an
+// Allreduce, which every process of an MPI code calls with its part or the
+// identity, not a broadcast from the one process that contributed.
+TEST(CostModel, AReductionIsAnAllreduceWhereverItsContributionsLie) {
+  constexpr std::uint64_t n = 4096, active = 512;
+  constexpr int steps = 3;
+  Analyzer<> a;
+  const Array x{0x100000}, domain{0x400000};
+  a.allocation(x.base, 8 * n);
+  a.allocation(domain.base, 1312);
+  const Address dtmin = domain.at(0), dt = domain.at(1);
+  a.store(dt, 8, kComputedBit);
+  a.region_begin();
+  for (int t = 0; t < steps; ++t) {
+    for (std::uint64_t i = 0; i < n; ++i) a.store(x.at(i), 8, a.join(a.load(x.at(i), 8), a.load(dt, 8)));
+    a.store(dtmin, 8, kComputedBit);
+    Label m = a.load(dtmin, 8);
+    for (std::uint64_t i = 0; i < active; ++i) m = a.join(m, a.load(x.at(i), 8));
+    a.store(dtmin, 8, a.loop_result(m, 5));
+    a.store(dt, 8, a.compute(a.load(dtmin, 8)));
+    a.iteration();
+  }
+  a.region_end();
+  Estimator<Profile0> est(a.profile());
+  for (int procs : {2, 4}) {
+    const CommEstimate e = est.estimate(procs);
+    EXPECT_EQ(e.p2p_bytes, 0u) << procs;
+    EXPECT_EQ(e.broadcasts, 0u) << procs;
+    EXPECT_EQ(e.allreduces, static_cast<std::uint64_t>(steps)) << procs;
+  }
+}
+
 // Conjugate gradients: rho = r.r, beta = rho / rho_old, p = r + beta p,
 // pAp = p.Ap, alpha = rho / pAp, x += alpha p, r -= alpha p. beta and
 // alpha are computed from reductions, not continuations of them: each dot

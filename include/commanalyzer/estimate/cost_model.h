@@ -10,7 +10,8 @@
 //  - v a singleton: the processes that own v's distributed sources are its
 //    contributors (accumulated along its chain of exclusive updates).
 // A published singleton instance costs:
-//  - contributors on several processes: Allreduce, 2(N-1)m;
+//  - contributors on several processes, or a reduction (a loop's, or
+//    computed from them) wherever its contributors lie: Allreduce, 2(N-1)m;
 //  - contributors on one process, or an input read once: Bcast, (N-1)m;
 //  - no contributors and not an input (computed from replicated data or
 //    constants): nothing, every process computes it.
@@ -678,7 +679,10 @@ struct LogicalVolumeCostModel {
       no_longer_pending(s);
       auto it = contributors.find(s);
       const ProcId c = it == contributors.end() ? kNone : it->second;
-      if (c == kMany) {
+      // A reduction is an Allreduce whichever processes hold its
+      // contributions this time: every process of an MPI code calls it,
+      // with its part or the operation's identity.
+      if (c == kMany || (c != kNone && graph.reduction(graph.local(profile.values.vertex(s))))) {
         collective(CollectiveKind::kAllreduce, 0, s, phase);
       } else if (c != kNone || profile.values.is_input(s)) {
         collective(CollectiveKind::kBcast, c == kNone ? 0 : c, s, phase);  // an input: read by process 0
