@@ -354,7 +354,9 @@ struct LogicalVolumeCostModel {
       }
       const VertexId chain = profile.values.vertex(v);
       const ValueGraph::Vertex x = graph.local(chain);
-      if (owner[x] == kReplicated) {
+      if (decides_on_one_value(chain, sources)) {
+        // computes nothing: recorded as the reduction's reader (Analyzer::use)
+      } else if (owner[x] == kReplicated) {
         ++replicated_work;
       } else {
         ++work[owner[x]];
@@ -703,6 +705,12 @@ struct LogicalVolumeCostModel {
       }
       no_longer_pending(s);
       return true;
+    }
+
+    // A branch decision on one value (a loop's reduction: Analyzer::use).
+    bool decides_on_one_value(VertexId chain, std::span<const ValueId> sources) const {
+      const Address home = profile.vertex_home[chain];
+      return sources.size() == 1 && home >= kUseSiteBase && home < kLoopResultBase;
     }
 
     // s is reduced (or folded into another reduction): its chain's end of

@@ -49,13 +49,6 @@ struct AnalyzerStats {
                                    // (also counted in stores and creations)
 };
 
-// Virtual locations of branch decisions (Analyzer::use): site k is the word
-// at kUseSiteBase + 8k, in the top of the address space, where no user
-// program has memory (user space ends far below on every 64-bit target).
-inline constexpr Address kUseSiteBase = 0xfff0'0000'0000'0000;
-// Virtual locations of loop results (Analyzer::loop_result), above them.
-inline constexpr Address kLoopResultBase = kUseSiteBase + (Address{1} << 36);
-
 template <ShadowMemory Shadow = PagedShadowMemory<>, Slicer SlicerT = UnionDagSlicer,
           CoalescingPolicy Coalescing = CoalesceExclusiveUpdates, ValueStore Values = CompactValueStore,
           FlowStore Flows = FlatFlowStore>

@@ -16,6 +16,13 @@ using Address = std::uint64_t;
 using ValueId = std::uint32_t;
 inline constexpr ValueId kNoValue = 0;
 
+// Virtual locations of branch decisions (Analyzer::use): site k is the word
+// at kUseSiteBase + 8k, in the top of the address space, where no user
+// program has memory (user space ends far below on every 64-bit target).
+inline constexpr Address kUseSiteBase = 0xfff0'0000'0000'0000;
+// Virtual locations of loop results (Analyzer::loop_result), above them.
+inline constexpr Address kLoopResultBase = kUseSiteBase + (Address{1} << 36);
+
 // A vertex of the value communication graph: one or more value instances
 // coalesced together (successive exclusive updates of one location).
 using VertexId = std::uint32_t;
