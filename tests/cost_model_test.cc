@@ -492,6 +492,32 @@ TEST(CostModel, SingletonContributionsAreReducedEveryIteration) {
   for (int t = 0; t < steps; ++t) EXPECT_EQ(e.phase_bytes[t], 2 * 3 * 8u) << t;
 }
 
+// A mesh of n elements updated every step from the time step, and a
+// domain object (a small tracked array every process holds) with the
+// running minimum dtmin and dt = dtmin / 2: LULESH's time constraints.
+struct TimeSteppedMesh {
+  explicit TimeSteppedMesh(std::uint64_t elements) : n(elements) {
+    a.allocation(x.base, 8 * n);
+    a.allocation(domain.base, 1312);
+    a.store(dt, 8, kComputedBit);
+    a.region_begin();
+  }
+  // x[i] = f(x[i], dt); dtmin = 1e20.
+  void begin_step() {
+    for (std::uint64_t i = 0; i < n; ++i) a.store(x.at(i), 8, a.join(a.load(x.at(i), 8), a.load(dt, 8)));
+    a.store(dtmin, 8, kComputedBit);
+  }
+  // dt = dtmin / 2.
+  void end_step() {
+    a.store(dt, 8, a.compute(a.load(dtmin, 8)));
+    a.iteration();
+  }
+  std::uint64_t n;
+  Analyzer<> a;
+  const Array x{0x100000}, domain{0x400000};
+  const Address dtmin = domain.at(0), dt = domain.at(1);
+};
+
 // Region minima (LULESH 2.0's time constraints): each step updates x, then
 // takes the minimum of x over regions of 4096, 2048, ..., 1 elements in turn,
 // each starting from the last one's result kept in a domain block every
@@ -503,25 +529,18 @@ TEST(CostModel, SingletonContributionsAreReducedEveryIteration) {
 TEST(CostModel, RegionMinimaFoldIntoOneAllreduceAStep) {
   constexpr std::uint64_t n = 8192;  // the domain block is less than a process's share: each holds it
   constexpr int steps = 3;
-  Analyzer<> a;
-  const Array x{0x100000}, domain{0x400000};
-  a.allocation(x.base, 8 * n);
-  a.allocation(domain.base, 1312);  // a domain object: a small tracked array
-  const Address dtmin = domain.at(0), dt = domain.at(1);
-  a.store(dt, 8, kComputedBit);
-  a.region_begin();
+  TimeSteppedMesh mesh(n);
+  Analyzer<>& a = mesh.a;
   for (int t = 0; t < steps; ++t) {
-    for (std::uint64_t i = 0; i < n; ++i) a.store(x.at(i), 8, a.join(a.load(x.at(i), 8), a.load(dt, 8)));
-    a.store(dtmin, 8, kComputedBit);  // dtmin = 1e20
+    mesh.begin_step();
     std::uint64_t first = 0;
     for (std::uint64_t size = n / 2; first < n; size = std::max<std::uint64_t>(size / 2, 1)) {
-      Label m = a.load(dtmin, 8);
-      for (std::uint64_t i = first; i < std::min(first + size, n); ++i) m = a.join(m, a.load(x.at(i), 8));
-      a.store(dtmin, 8, a.loop_result(m, 5));
+      Label m = a.load(mesh.dtmin, 8);
+      for (std::uint64_t i = first; i < std::min(first + size, n); ++i) m = a.join(m, a.load(mesh.x.at(i), 8));
+      a.store(mesh.dtmin, 8, a.loop_result(m, 5));
       first += size;
     }
-    a.store(dt, 8, a.compute(a.load(dtmin, 8)));  // dt = dtmin / 2
-    a.iteration();
+    mesh.end_step();
   }
   a.region_end();
   Estimator<Profile0> est(a.profile());
@@ -542,27 +561,20 @@ TEST(CostModel, RegionMinimaFoldIntoOneAllreduceAStep) {
 TEST(CostModel, ResultsTheProgramNeverUsesAreNotReduced) {
   constexpr std::uint64_t n = 4096, regions = 4;
   constexpr int steps = 3;
-  Analyzer<> a;
-  const Array x{0x100000}, domain{0x400000};
-  a.allocation(x.base, 8 * n);
-  a.allocation(domain.base, 1312);
-  const Address dtmin = domain.at(0), dt = domain.at(1);
-  a.store(dt, 8, kComputedBit);
-  a.region_begin();
+  TimeSteppedMesh mesh(n);
+  Analyzer<>& a = mesh.a;
   for (int t = 0; t < steps; ++t) {
-    for (std::uint64_t i = 0; i < n; ++i) a.store(x.at(i), 8, a.join(a.load(x.at(i), 8), a.load(dt, 8)));
-    a.store(dtmin, 8, kComputedBit);
+    mesh.begin_step();
     for (std::uint64_t r = 0; r < regions; ++r) {
-      Label m = a.load(dtmin, 8), where = kNoLabel;
+      Label m = a.load(mesh.dtmin, 8), where = kNoLabel;
       for (std::uint64_t i = r * (n / regions); i < (r + 1) * (n / regions); ++i) {
-        m = a.join(m, a.load(x.at(i), 8));
-        where = a.join(where, a.load(x.at(i), 8));
+        m = a.join(m, a.load(mesh.x.at(i), 8));
+        where = a.join(where, a.load(mesh.x.at(i), 8));
       }
       a.loop_result(where, 6);  // the element index: never used
-      a.store(dtmin, 8, a.loop_result(m, 5));
+      a.store(mesh.dtmin, 8, a.loop_result(m, 5));
     }
-    a.store(dt, 8, a.compute(a.load(dtmin, 8)));
-    a.iteration();
+    mesh.end_step();
   }
   a.region_end();
   Estimator<Profile0> est(a.profile());
@@ -610,21 +622,14 @@ TEST(CostModel, AResidualOnlyTestedIsReducedEveryStep) {
 TEST(CostModel, AReductionIsAnAllreduceWhereverItsContributionsLie) {
   constexpr std::uint64_t n = 4096, active = 512;
   constexpr int steps = 3;
-  Analyzer<> a;
-  const Array x{0x100000}, domain{0x400000};
-  a.allocation(x.base, 8 * n);
-  a.allocation(domain.base, 1312);
-  const Address dtmin = domain.at(0), dt = domain.at(1);
-  a.store(dt, 8, kComputedBit);
-  a.region_begin();
+  TimeSteppedMesh mesh(n);
+  Analyzer<>& a = mesh.a;
   for (int t = 0; t < steps; ++t) {
-    for (std::uint64_t i = 0; i < n; ++i) a.store(x.at(i), 8, a.join(a.load(x.at(i), 8), a.load(dt, 8)));
-    a.store(dtmin, 8, kComputedBit);
-    Label m = a.load(dtmin, 8);
-    for (std::uint64_t i = 0; i < active; ++i) m = a.join(m, a.load(x.at(i), 8));
-    a.store(dtmin, 8, a.loop_result(m, 5));
-    a.store(dt, 8, a.compute(a.load(dtmin, 8)));
-    a.iteration();
+    mesh.begin_step();
+    Label m = a.load(mesh.dtmin, 8);
+    for (std::uint64_t i = 0; i < active; ++i) m = a.join(m, a.load(mesh.x.at(i), 8));
+    a.store(mesh.dtmin, 8, a.loop_result(m, 5));
+    mesh.end_step();
   }
   a.region_end();
   Estimator<Profile0> est(a.profile());
