@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -512,6 +513,20 @@ struct TimeSteppedMesh {
     a.store(dt, 8, a.compute(a.load(dtmin, 8)));
     a.iteration();
   }
+  // Ends the region; on each count, no point-to-point byte and no
+  // broadcast, and one Allreduce of one value a step, one call each.
+  void expect_one_allreduce_a_step(int steps, std::initializer_list<int> counts) {
+    a.region_end();
+    Estimator<Profile0> est(a.profile());
+    for (int procs : counts) {
+      const CommEstimate e = est.estimate(procs);
+      EXPECT_EQ(e.p2p_bytes, 0u) << procs;
+      EXPECT_EQ(e.broadcasts, 0u) << procs;
+      EXPECT_EQ(e.allreduces, static_cast<std::uint64_t>(steps)) << procs;
+      EXPECT_EQ(e.allreduce_bytes, steps * 2 * (procs - 1) * 8u) << procs;
+      EXPECT_EQ(e.collective_calls, static_cast<std::uint64_t>(steps)) << procs;
+    }
+  }
   std::uint64_t n;
   Analyzer<> a;
   const Array x{0x100000}, domain{0x400000};
@@ -542,16 +557,7 @@ TEST(CostModel, RegionMinimaFoldIntoOneAllreduceAStep) {
     }
     mesh.end_step();
   }
-  a.region_end();
-  Estimator<Profile0> est(a.profile());
-  for (int procs : {2, 4, 8}) {
-    const CommEstimate e = est.estimate(procs);
-    EXPECT_EQ(e.p2p_bytes, 0u) << procs;
-    EXPECT_EQ(e.broadcasts, 0u) << procs;
-    EXPECT_EQ(e.allreduces, static_cast<std::uint64_t>(steps)) << procs;
-    EXPECT_EQ(e.allreduce_bytes, steps * 2 * (procs - 1) * 8u) << procs;
-    EXPECT_EQ(e.collective_calls, static_cast<std::uint64_t>(steps)) << procs;
-  }
+  mesh.expect_one_allreduce_a_step(steps, {2, 4, 8});
 }
 
 // A loop's results the program never reads or decides on are not reduced:
@@ -576,15 +582,7 @@ TEST(CostModel, ResultsTheProgramNeverUsesAreNotReduced) {
     }
     mesh.end_step();
   }
-  a.region_end();
-  Estimator<Profile0> est(a.profile());
-  for (int procs : {2, 4}) {
-    const CommEstimate e = est.estimate(procs);
-    EXPECT_EQ(e.p2p_bytes, 0u) << procs;
-    EXPECT_EQ(e.broadcasts, 0u) << procs;  // a region on one process: its index, Bcast by the old rule
-    EXPECT_EQ(e.collective_calls, static_cast<std::uint64_t>(steps)) << procs;
-    EXPECT_EQ(e.allreduces, static_cast<std::uint64_t>(steps)) << procs;
-  }
+  mesh.expect_one_allreduce_a_step(steps, {2, 4});
 }
 
 // A residual only tested by a branch (`if (resid < tol) break;`) is read
@@ -631,14 +629,7 @@ TEST(CostModel, AReductionIsAnAllreduceWhereverItsContributionsLie) {
     a.store(mesh.dtmin, 8, a.loop_result(m, 5));
     mesh.end_step();
   }
-  a.region_end();
-  Estimator<Profile0> est(a.profile());
-  for (int procs : {2, 4}) {
-    const CommEstimate e = est.estimate(procs);
-    EXPECT_EQ(e.p2p_bytes, 0u) << procs;
-    EXPECT_EQ(e.broadcasts, 0u) << procs;
-    EXPECT_EQ(e.allreduces, static_cast<std::uint64_t>(steps)) << procs;
-  }
+  mesh.expect_one_allreduce_a_step(steps, {2, 4});
 }
 
 // Conjugate gradients: rho = r.r, beta = rho / rho_old, p = r + beta p,

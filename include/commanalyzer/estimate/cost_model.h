@@ -684,7 +684,7 @@ struct LogicalVolumeCostModel {
       // A reduction is an Allreduce whichever processes hold its
       // contributions this time: every process of an MPI code calls it,
       // with its part or the operation's identity.
-      if (c == kMany || (c != kNone && graph.reduction(graph.local(profile.values.vertex(s))))) {
+      if (c == kMany || (c != kNone && is_reduction(s))) {
         collective(CollectiveKind::kAllreduce, 0, s, phase);
       } else if (c != kNone || profile.values.is_input(s)) {
         collective(CollectiveKind::kBcast, c == kNone ? 0 : c, s, phase);  // an input: read by process 0
@@ -700,12 +700,12 @@ struct LogicalVolumeCostModel {
     // reduced first.
     bool continues_reduction(VertexId chain, ValueId s) {
       if (published.contains(s) || !contributors.contains(s)) return false;
-      if (!graph.loop_reduction(graph.local(chain)) || !graph.reduction(graph.local(profile.values.vertex(s)))) {
-        return false;
-      }
+      if (!graph.loop_reduction(graph.local(chain)) || !is_reduction(s)) return false;
       no_longer_pending(s);
       return true;
     }
+
+    bool is_reduction(ValueId s) const { return graph.reduction(graph.local(profile.values.vertex(s))); }
 
     // A branch decision on one value (a loop's reduction: Analyzer::use).
     bool decides_on_one_value(VertexId chain, std::span<const ValueId> sources) const {

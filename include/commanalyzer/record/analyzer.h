@@ -570,17 +570,20 @@ class Analyzer {
     }
   }
   void forget_loop_result() { known_result_ = kNoLabel; }
-  bool recorded_reduction(VertexId vertex) const {
+  // Where `vertex` is, or would go, in Profile::reductions (sorted by vertex).
+  auto reduction_entry(VertexId vertex) const {
     const auto& all = profile_.reductions;
-    const auto at = std::lower_bound(all.begin(), all.end(), vertex,
-                                     [](const auto& r, VertexId x) { return r.vertex < x; });
-    return at != all.end() && at->vertex == vertex;
+    return std::lower_bound(all.begin(), all.end(), vertex, [](const auto& r, VertexId x) { return r.vertex < x; });
+  }
+  bool recorded_reduction(VertexId vertex) const {
+    const auto at = reduction_entry(vertex);
+    return at != profile_.reductions.end() && at->vertex == vertex;
   }
   void note_reduction(VertexId vertex, std::uint32_t site) {
-    auto& all = profile_.reductions;
-    const auto at = std::lower_bound(all.begin(), all.end(), vertex,
-                                     [](const auto& r, VertexId x) { return r.vertex < x; });
-    if (at == all.end() || at->vertex != vertex) all.insert(at, {vertex, site});  // a coalesced update is there already
+    const auto at = reduction_entry(vertex);
+    if (at == profile_.reductions.end() || at->vertex != vertex) {
+      profile_.reductions.insert(at, {vertex, site});  // else a coalesced update is there already
+    }
   }
   std::vector<ValueId> copy_buffer_;
   bool counting_ = true;
