@@ -144,51 +144,45 @@ struct NoContributions {
   bool operator()(ValueId, ProcId) const { return false; }
 };
 
-// `received`: the keys of owner-computes; `owner_of(v)`: owning process or
-// kReplicated; `contributed(s, q)`: q sent a partial to the remote sum s in
-// s's iteration.
-//
-// A value q would receive that was computed from a sum q contributed to in
-// the same iteration makes a round trip: q's partial goes to the sum's
-// owner, which computes the value and sends it back, two dependent rounds
-// of messages in one step. SPMD codes that duplicate shared entities
-// (LULESH's boundary nodes, finite-element assembly) exchange the partials
-// among the sharers instead and compute the value on every sharer: q is
-// given the sum (the cost model turns that into the other sharers'
-// partials) and recomputes the value, whatever the bytes.
-// `received` holds keys or (key, anything) pairs.
-template <class ProfileT, class Received, class OwnerOf, class ContributedTo = NoContributions>
-ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const Received& received,
-                              OwnerOf owner_of, RecomputationLimits limits = {},
-                              ContributedTo contributed = {}) {
-  ReceptionPlan plan;
-  if (received.empty()) return plan;
+namespace recomputation_internal {
+
+// A key of `received`: the entry itself, or the first of a (key, anything) pair.
+template <class Entry>
+std::uint64_t key_of(const Entry& entry) {
+  if constexpr (std::is_integral_v<Entry>) {
+    return entry;
+  } else {
+    return entry.first;
+  }
+}
+
+// The values each process receives, ascending (hash order would pick among
+// equal cuts).
+template <class Received>
+std::vector<std::vector<ValueId>> used_by_process(const Received& received, int procs) {
   std::vector<std::vector<ValueId>> used(procs);
-  auto key_of = [](const auto& entry) -> std::uint64_t {
-    if constexpr (std::is_integral_v<std::decay_t<decltype(entry)>>) {
-      return entry;
-    } else {
-      return entry.first;
-    }
-  };
   for (const auto& entry : received) {
     const std::uint64_t k = key_of(entry);
     used[k % procs].push_back(static_cast<ValueId>(k / procs));
   }
-  for (auto& values : used) std::sort(values.begin(), values.end());  // hash order would pick among equal cuts
+  for (auto& values : used) std::sort(values.begin(), values.end());
+  return used;
+}
 
-  // Sources of every value fewer than `depth` steps back from a received
-  // one (one sequential pass over the flows per step back; the values
-  // `depth` steps back are not computed here, their sources are not
-  // needed). Values without an entry have no recorded flow (inputs, values
-  // from before the region). Wanted values as a bitmap: the pass asks
-  // about every recorded value.
-  recomputation_internal::RecordedSources sources_of(profile.values.count() + 1);
+// Sources of every value fewer than `depth` steps back from a received
+// one (one sequential pass over the flows per step back; the values
+// `depth` steps back are not computed here, their sources are not needed).
+// Values without an entry have no recorded flow (inputs, values from
+// before the region). Wanted values as a bitmap: the pass asks about every
+// recorded value.
+template <class ProfileT, class Received>
+RecordedSources sources_back_from(const ProfileT& profile, const Received& received, int procs,
+                                  RecomputationLimits limits) {
+  RecordedSources sources_of(profile.values.count() + 1);
   std::vector<bool> wanted(profile.values.count() + 1, false);
   std::size_t wanted_count = 0;
   for (const auto& entry : received) {
-    const std::uint64_t k = key_of(entry);
-    const auto v = static_cast<ValueId>(k / procs);
+    const auto v = static_cast<ValueId>(key_of(entry) / procs);
     wanted_count += !wanted[v];
     wanted[v] = true;
   }
@@ -210,173 +204,254 @@ ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const Received
     wanted = std::move(next);
     wanted_count = next_count;
   }
+  return sources_of;
+}
 
-  constexpr std::int64_t kInfinite = std::numeric_limits<std::int64_t>::max() / 4;
-  constexpr std::int64_t kTieScale = std::int64_t{1} << 24;  // > vertices of one cut problem
-
-  // Per value, for the receiver at hand: used by it, a ghost update (below).
-  // An array, not sets: the checks run for every source of every used value.
+// The cut problem of one receiving process q: the values q uses (depth 0)
+// and, back from them within the limits, the values they are computed
+// from that q neither owns nor gets replicated. Cutting a value (its "in"
+// to its "out" vertex) = receiving it; `receive()` solves the problem.
+template <class ProfileT, class OwnerOf, class ContributedTo>
+class ReceptionCut {
+ public:
+  // Per value, for the receiver at hand: used by it, a ghost update. An
+  // array shared by every receiver's problem (cleared after each), not
+  // sets: the checks run for every source of every used value.
   enum : std::uint8_t { kUsedHere = 1, kGhost = 2 };
-  std::vector<std::uint8_t> mark(profile.values.count() + 1, 0);
-  for (ProcId q = 0; q < procs; ++q) {
-    if (used[q].empty()) continue;
-    // The cut problem as lists first. A value q neither owns nor gets
-    // replicated is a node: cutting it (its "in" to its "out" vertex)
-    // = receiving it.
-    absl::flat_hash_map<ValueId, std::uint32_t> index;
-    std::vector<ValueId> values;
-    std::vector<int> depth_of;
-    std::vector<std::uint8_t> uncomputable;                  // q cannot compute it (here): an edge from 0
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> feeds;  // (s, v): v computed from s
-    std::deque<std::uint32_t> queue;
-    auto node = [&](ValueId v, int depth) {
-      auto [it, fresh] = index.try_emplace(v, static_cast<std::uint32_t>(values.size()));
-      if (fresh) {
-        values.push_back(v);
-        depth_of.push_back(depth);
-        uncomputable.push_back(0);
-        queue.push_back(it->second);
-      }
-      return it->second;
-    };
-    auto free_at_q = [&](ValueId v) {
-      const ProcId p = owner_of(v);
-      return p == q || p == kReplicated;
-    };
-    // A used value is a *ghost update* when every value it is computed
-    // from that q neither owns nor gets replicated is itself a used value
-    // that q receives as it is (one with no recorded flow, or a ghost
-    // update): `in[i] += 1.0` on a halo. q receives ghost updates; keeping
-    // a ghost copy current from ghost copies is what no SPMD code does.
-    // Recomputation replaces used values by earlier values q does not use
-    // itself (LULESH's summed force, from which a shared node's velocity
-    // and then its position follow).
-    for (ValueId v : used[q]) mark[v] = kUsedHere;
-    for (ValueId v : used[q]) {  // ascending: sources before the values computed from them
-      if (!sources_of.contains(v)) continue;
+
+  ReceptionCut(const ProfileT& profile, const RecordedSources& sources_of, const OwnerOf& owner_of,
+               const ContributedTo& contributed, RecomputationLimits limits, ProcId q, std::vector<std::uint8_t>& mark)
+      : profile_(profile),
+        sources_of_(sources_of),
+        owner_of_(owner_of),
+        contributed_(contributed),
+        limits_(limits),
+        q_(q),
+        mark_(mark) {}
+
+  // The values q receives, of `used` (ascending) and earlier ones.
+  absl::flat_hash_set<ValueId> receive(const std::vector<ValueId>& used) {
+    mark_ghost_updates(used);
+    for (ValueId v : used) node(v, 0);
+    expand();
+    mark_round_trips();
+    leave_out_components_without_cheaper_cut();
+    absl::flat_hash_set<ValueId> received = solve();
+    for (ValueId v : used) mark_[v] = 0;
+    return received;
+  }
+
+ private:
+  static constexpr std::int64_t kInfinite = std::numeric_limits<std::int64_t>::max() / 4;
+  static constexpr std::int64_t kTieScale = std::int64_t{1} << 24;  // > vertices of one cut problem
+
+  bool free_at_q(ValueId v) const {
+    const ProcId p = owner_of_(v);
+    return p == q_ || p == kReplicated;
+  }
+
+  std::uint32_t node(ValueId v, int depth) {
+    auto [it, fresh] = index_.try_emplace(v, static_cast<std::uint32_t>(values_.size()));
+    if (fresh) {
+      values_.push_back(v);
+      depth_of_.push_back(depth);
+      uncomputable_.push_back(0);
+      queue_.push_back(it->second);
+    }
+    return it->second;
+  }
+
+  // A used value is a *ghost update* when every value it is computed
+  // from that q neither owns nor gets replicated is itself a used value
+  // that q receives as it is (one with no recorded flow, or a ghost
+  // update): `in[i] += 1.0` on a halo. q receives ghost updates; keeping
+  // a ghost copy current from ghost copies is what no SPMD code does.
+  // Recomputation replaces used values by earlier values q does not use
+  // itself (LULESH's summed force, from which a shared node's velocity
+  // and then its position follow).
+  void mark_ghost_updates(const std::vector<ValueId>& used) {
+    for (ValueId v : used) mark_[v] = kUsedHere;
+    for (ValueId v : used) {  // ascending: sources before the values computed from them
+      if (!sources_of_.contains(v)) continue;
       bool remote = false, from_ghosts = true;
-      for (ValueId s : sources_of[v]) {
+      for (ValueId s : sources_of_[v]) {
         if (free_at_q(s)) continue;
         remote = true;
-        from_ghosts &= (mark[s] & kUsedHere) && (!sources_of.contains(s) || (mark[s] & kGhost));
+        from_ghosts &= (mark_[s] & kUsedHere) && (!sources_of_.contains(s) || (mark_[s] & kGhost));
       }
-      if (remote && from_ghosts) mark[v] |= kGhost;
+      if (remote && from_ghosts) mark_[v] |= kGhost;
     }
-    for (ValueId v : used[q]) node(v, 0);
-    while (!queue.empty()) {
-      const std::uint32_t i = queue.front();
-      queue.pop_front();
-      if (depth_of[i] >= limits.depth || !sources_of.contains(values[i]) ||
-          sources_of[values[i]].size() > limits.max_sources) {
-        uncomputable[i] = 1;
+  }
+
+  // Breadth first back from the used values: what q cannot compute here
+  // (an edge from the source terminal), and which value feeds which.
+  void expand() {
+    while (!queue_.empty()) {
+      const std::uint32_t i = queue_.front();
+      queue_.pop_front();
+      if (depth_of_[i] >= limits_.depth || !sources_of_.contains(values_[i]) ||
+          sources_of_[values_[i]].size() > limits_.max_sources ||
+          (depth_of_[i] == 0 && (mark_[values_[i]] & kGhost))) {
+        uncomputable_[i] = 1;
         continue;
       }
-      const std::span<const ValueId> sources = sources_of[values[i]];
-      if (depth_of[i] == 0 && (mark[values[i]] & kGhost)) {
-        uncomputable[i] = 1;
-        continue;
-      }
-      for (ValueId s : sources) {
+      for (ValueId s : sources_of_[values_[i]]) {
         if (free_at_q(s)) continue;
         // A used value leads to the sink itself: every path on through it
         // is cut at or before it already, so its feeds change no cut (and
         // would tie a stencil's halo of every step into one component).
-        const std::uint32_t j = node(s, depth_of[i] + 1);
-        if (depth_of[j] != 0) feeds.emplace_back(j, i);
+        const std::uint32_t j = node(s, depth_of_[i] + 1);
+        if (depth_of_[j] != 0) feeds_.emplace_back(j, i);
       }
     }
-    // Round trips (see above): used values q must compute itself.
-    std::vector<std::uint8_t> round_trip(values.size(), 0);
-    for (std::uint32_t i = 0; i < values.size(); ++i) {
-      if (depth_of[i] != 0 || uncomputable[i]) continue;
-      for (ValueId s : sources_of[values[i]]) {
-        if (!free_at_q(s) && contributed(s, q)) round_trip[i] = 1;
-      }
-    }
-    // Bytes first; among cuts of equal bytes, the one receiving the used
-    // values themselves (owner-computes), not earlier ones. A round trip
-    // cannot be cut: its sources are (finite: each is a node or free).
-    auto cost = [&](std::uint32_t i) {
-      if (round_trip[i]) return kInfinite;
-      return static_cast<std::int64_t>(profile.values.size_bytes(values[i])) * kTieScale + (depth_of[i] == 0 ? 0 : 1);
-    };
-    // The flow network falls apart into components that share only the
-    // terminals, and the cut solved below (the source side reachable in
-    // the residual graph) is the union of theirs. With one step back, a
-    // component where every used value v costs less than its share of the
-    // earlier values it comes from, sum over such s of cost(s) / (used
-    // values s feeds), has receiving its used values as the only minimum
-    // cut: recomputing a set R of them needs all those earlier values
-    // received (a used source is received, or recomputed itself), which
-    // costs at least the shares of R's members, more than R. Such
-    // components (a stencil's halos) are left out: they receive what
-    // owner-computes does.
-    std::vector<std::uint8_t> in_problem(values.size(), 1);
-    if (limits.depth == 1) {
-      std::vector<std::uint32_t> feeds_count(values.size(), 0), parent(values.size());
-      std::iota(parent.begin(), parent.end(), 0u);
-      auto root = [&](std::uint32_t i) {
-        while (parent[i] != i) i = parent[i] = parent[parent[i]];
-        return i;
-      };
-      for (const auto& [s, v] : feeds) {
-        ++feeds_count[s];
-        parent[root(s)] = root(v);
-      }
-      // Shares in fixed point with 32 fraction bits, each rounded down: a
-      // lower bound that still sees the tie-breaking unit of cost() (two
-      // sources of 8 bytes feeding two used values each are worth 8 bytes
-      // and 1/2 + 1/2 tie units, not 8 bytes and 0 + 0).
-      using Fixed = unsigned __int128;
-      auto fixed = [&](std::uint32_t i) { return static_cast<Fixed>(cost(i)) << 32; };
-      std::vector<Fixed> shares(values.size(), 0);
-      for (const auto& [s, v] : feeds) {
-        shares[v] += fixed(s) / feeds_count[s];
-      }
-      std::vector<std::uint8_t> component_needed(values.size(), 0);
-      for (std::uint32_t i = 0; i < values.size(); ++i) {
-        if (depth_of[i] == 0 && !uncomputable[i] && (round_trip[i] || shares[i] <= fixed(i))) {
-          component_needed[root(i)] = 1;
-        }
-      }
-      for (std::uint32_t i = 0; i < values.size(); ++i) in_problem[i] = component_needed[root(i)];
-    }
+  }
 
-    // 0: where uncomputable data comes from, 1: what q uses; node i is
-    // vertices 2k+2 ("in") and 2k+3 ("out"), k its index in the problem.
-    std::vector<std::uint32_t> problem_index(values.size(), 0);
+  // Round trips (plan_receptions): used values q must compute itself.
+  void mark_round_trips() {
+    round_trip_.assign(values_.size(), 0);
+    for (std::uint32_t i = 0; i < values_.size(); ++i) {
+      if (depth_of_[i] != 0 || uncomputable_[i]) continue;
+      for (ValueId s : sources_of_[values_[i]]) {
+        if (!free_at_q(s) && contributed_(s, q_)) round_trip_[i] = 1;
+      }
+    }
+  }
+
+  // Bytes first; among cuts of equal bytes, the one receiving the used
+  // values themselves (owner-computes), not earlier ones. A round trip
+  // cannot be cut: its sources are (finite: each is a node or free).
+  std::int64_t cost(std::uint32_t i) const {
+    if (round_trip_[i]) return kInfinite;
+    return static_cast<std::int64_t>(profile_.values.size_bytes(values_[i])) * kTieScale + (depth_of_[i] == 0 ? 0 : 1);
+  }
+
+  // The flow network falls apart into components that share only the
+  // terminals, and the cut solved below (the source side reachable in
+  // the residual graph) is the union of theirs. With one step back, a
+  // component where every used value v costs less than its share of the
+  // earlier values it comes from, sum over such s of cost(s) / (used
+  // values s feeds), has receiving its used values as the only minimum
+  // cut: recomputing a set R of them needs all those earlier values
+  // received (a used source is received, or recomputed itself), which
+  // costs at least the shares of R's members, more than R. Such
+  // components (a stencil's halos) are left out: they receive what
+  // owner-computes does.
+  void leave_out_components_without_cheaper_cut() {
+    in_problem_.assign(values_.size(), 1);
+    if (limits_.depth != 1) return;
+    std::vector<std::uint32_t> feeds_count(values_.size(), 0), parent(values_.size());
+    std::iota(parent.begin(), parent.end(), 0u);
+    auto root = [&](std::uint32_t i) {
+      while (parent[i] != i) i = parent[i] = parent[parent[i]];
+      return i;
+    };
+    for (const auto& [s, v] : feeds_) {
+      ++feeds_count[s];
+      parent[root(s)] = root(v);
+    }
+    // Shares in fixed point with 32 fraction bits, each rounded down: a
+    // lower bound that still sees the tie-breaking unit of cost() (two
+    // sources of 8 bytes feeding two used values each are worth 8 bytes
+    // and 1/2 + 1/2 tie units, not 8 bytes and 0 + 0).
+    using Fixed = unsigned __int128;
+    auto fixed = [&](std::uint32_t i) { return static_cast<Fixed>(cost(i)) << 32; };
+    std::vector<Fixed> shares(values_.size(), 0);
+    for (const auto& [s, v] : feeds_) shares[v] += fixed(s) / feeds_count[s];
+    std::vector<std::uint8_t> component_needed(values_.size(), 0);
+    for (std::uint32_t i = 0; i < values_.size(); ++i) {
+      if (depth_of_[i] == 0 && !uncomputable_[i] && (round_trip_[i] || shares[i] <= fixed(i))) {
+        component_needed[root(i)] = 1;
+      }
+    }
+    for (std::uint32_t i = 0; i < values_.size(); ++i) in_problem_[i] = component_needed[root(i)];
+  }
+
+  // The minimum cut. Vertex 0: where uncomputable data comes from, 1:
+  // what q uses; node i is vertices 2k+2 ("in") and 2k+3 ("out"), k its
+  // index in the problem. Used values left out of the problem are
+  // received as they are.
+  absl::flat_hash_set<ValueId> solve() const {
+    std::vector<std::uint32_t> problem_index(values_.size(), 0);
     std::uint32_t problem_nodes = 0;
-    for (std::uint32_t i = 0; i < values.size(); ++i) {
-      if (in_problem[i]) problem_index[i] = problem_nodes++;
+    for (std::uint32_t i = 0; i < values_.size(); ++i) {
+      if (in_problem_[i]) problem_index[i] = problem_nodes++;
     }
     absl::flat_hash_set<ValueId> receive;
-    for (std::uint32_t i = 0; i < values.size(); ++i) {
-      if (!in_problem[i] && depth_of[i] == 0) receive.insert(values[i]);
+    for (std::uint32_t i = 0; i < values_.size(); ++i) {
+      if (!in_problem_[i] && depth_of_[i] == 0) receive.insert(values_[i]);
     }
-    if (problem_nodes != 0) {
-      recomputation_internal::FlowNetwork network(2 + 2 * std::size_t{problem_nodes});
-      auto in = [&](std::uint32_t i) { return 2 * problem_index[i] + 2; };
-      for (std::uint32_t i = 0; i < values.size(); ++i) {
-        if (!in_problem[i]) continue;
-        network.connect(in(i), in(i) + 1, cost(i));
-        if (depth_of[i] == 0) network.connect(in(i) + 1, 1, kInfinite);
-        if (uncomputable[i]) network.connect(0, in(i), kInfinite);
-      }
-      for (const auto& [s, v] : feeds) {
-        if (in_problem[s]) network.connect(in(s) + 1, in(v), kInfinite);
-      }
-      // A value is received when its "in" vertex is on the source side of
-      // the minimum cut and its "out" vertex is not.
-      const std::vector<boost::default_color_type> color = network.min_cut_colors(0, 1);
-      for (std::uint32_t i = 0; i < values.size(); ++i) {
-        if (in_problem[i] && color[in(i)] == boost::black_color && color[in(i) + 1] != boost::black_color) {
-          receive.insert(values[i]);
-        }
+    if (problem_nodes == 0) return receive;
+    FlowNetwork network(2 + 2 * std::size_t{problem_nodes});
+    auto in = [&](std::uint32_t i) { return 2 * problem_index[i] + 2; };
+    for (std::uint32_t i = 0; i < values_.size(); ++i) {
+      if (!in_problem_[i]) continue;
+      network.connect(in(i), in(i) + 1, cost(i));
+      if (depth_of_[i] == 0) network.connect(in(i) + 1, 1, kInfinite);
+      if (uncomputable_[i]) network.connect(0, in(i), kInfinite);
+    }
+    for (const auto& [s, v] : feeds_) {
+      if (in_problem_[s]) network.connect(in(s) + 1, in(v), kInfinite);
+    }
+    // A value is received when its "in" vertex is on the source side of
+    // the minimum cut and its "out" vertex is not.
+    const std::vector<boost::default_color_type> color = network.min_cut_colors(0, 1);
+    for (std::uint32_t i = 0; i < values_.size(); ++i) {
+      if (in_problem_[i] && color[in(i)] == boost::black_color && color[in(i) + 1] != boost::black_color) {
+        receive.insert(values_[i]);
       }
     }
+    return receive;
+  }
+
+  const ProfileT& profile_;
+  const RecordedSources& sources_of_;
+  const OwnerOf& owner_of_;
+  const ContributedTo& contributed_;
+  const RecomputationLimits limits_;
+  const ProcId q_;
+  std::vector<std::uint8_t>& mark_;
+  absl::flat_hash_map<ValueId, std::uint32_t> index_;  // node of a value
+  std::vector<ValueId> values_;
+  std::vector<int> depth_of_;
+  std::vector<std::uint8_t> uncomputable_;                  // q cannot compute it (here): an edge from 0
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> feeds_;  // (s, v): v computed from s
+  std::deque<std::uint32_t> queue_;
+  std::vector<std::uint8_t> round_trip_;
+  std::vector<std::uint8_t> in_problem_;
+};
+
+}  // namespace recomputation_internal
+
+// `received`: the keys of owner-computes; `owner_of(v)`: owning process or
+// kReplicated; `contributed(s, q)`: q sent a partial to the remote sum s in
+// s's iteration.
+//
+// A value q would receive that was computed from a sum q contributed to in
+// the same iteration makes a round trip: q's partial goes to the sum's
+// owner, which computes the value and sends it back, two dependent rounds
+// of messages in one step. SPMD codes that duplicate shared entities
+// (LULESH's boundary nodes, finite-element assembly) exchange the partials
+// among the sharers instead and compute the value on every sharer: q is
+// given the sum (the cost model turns that into the other sharers'
+// partials) and recomputes the value, whatever the bytes.
+// `received` holds keys or (key, anything) pairs.
+template <class ProfileT, class Received, class OwnerOf, class ContributedTo = NoContributions>
+ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const Received& received,
+                              OwnerOf owner_of, RecomputationLimits limits = {},
+                              ContributedTo contributed = {}) {
+  ReceptionPlan plan;
+  if (received.empty()) return plan;
+  const std::vector<std::vector<ValueId>> used = recomputation_internal::used_by_process(received, procs);
+  const recomputation_internal::RecordedSources sources_of =
+      recomputation_internal::sources_back_from(profile, received, procs, limits);
+  std::vector<std::uint8_t> mark(profile.values.count() + 1, 0);
+  for (ProcId q = 0; q < procs; ++q) {
+    if (used[q].empty()) continue;
+    recomputation_internal::ReceptionCut<ProfileT, OwnerOf, ContributedTo> cut(profile, sources_of, owner_of,
+                                                                               contributed, limits, q, mark);
+    const absl::flat_hash_set<ValueId> receive = cut.receive(used[q]);
     for (ValueId v : used[q]) {
       if (!receive.contains(v)) plan.recomputed.insert(static_cast<std::uint64_t>(v) * procs + q);
-      mark[v] = 0;
     }
     for (ValueId v : receive) {
       const std::uint64_t k = static_cast<std::uint64_t>(v) * procs + q;
