@@ -498,6 +498,13 @@ void __ca_clear(void* addr, uint64_t size) {
   a.clear(address(addr), size);
 }
 
+void __ca_store_pointer(void* addr, const void* value) {
+  __ca_clear(addr, sizeof(void*));
+  if (g_stack_temps.holds(addr)) return;
+  InRuntime guard;
+  analyzer().pointer_stored(address(addr), address(value));
+}
+
 void __ca_memcpy(void* dst, const void* src, uint64_t size) {
   InRuntime guard;
   RuntimeAnalyzer& a = analyzer();

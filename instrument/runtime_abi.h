@@ -56,6 +56,11 @@ ca_label __ca_load(const void* addr, uint32_t size);
 ca_label __ca_store(void* addr, uint32_t size, ca_label label, uint32_t site);
 // A store of pointer-typed data: structure, not a value; kills what was there.
 void __ca_clear(void* addr, uint64_t size);
+// A store of one pointer (`value`) to `addr`: as __ca_clear of a pointer's
+// size, and, when `value` starts a tracked heap block and `addr` lies in
+// another, that block is a row of a table of rows (u[i] = malloc(...), a
+// std::vector<std::vector<double>>): Analyzer::pointer_stored.
+void __ca_store_pointer(void* addr, const void* value);
 // Locals still in memory (allocas): __ca_stack_temp announces a small one,
 // a temporary the optimizer could keep in registers (at most
 // CA_MAX_STACK_TEMPORARY bytes); __ca_stack_mem any other. Called where the

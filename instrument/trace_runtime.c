@@ -326,6 +326,11 @@ void __ca_clear(void* addr, uint64_t size) {
   else if (size) fill(addr, size, 0);
 }
 
+void __ca_store_pointer(void* addr, const void* value) {
+  (void)value;  // row tables are the analysis runtime's business
+  __ca_clear(addr, sizeof(void*));
+}
+
 void __ca_memcpy(void* dst, const void* src, uint64_t size) {
   uintptr_t s0 = first_word(src), s1 = end_word(src, size), d0 = first_word(dst);
   if (!size || s0 == d0) return;

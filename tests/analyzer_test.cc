@@ -353,5 +353,53 @@ TYPED_TEST(BranchUse, LeafAndLeafComputedLabelsRecordNothing) {
   EXPECT_EQ(a.stats().stores, 0u);
 }
 
+// Rows allocated one by one behind a table of pointers (record/row_tables.h)
+// are one array, laid out in the order of their pointers in the table, not
+// of their allocation; the newest pointer store of a row counts (rows
+// swapped). A block that holds other data beside its row pointers is a
+// structure, not a table, and rows of different extents are no table
+// either: their arrays stay their own.
+TEST(RowTables, RowsOfATableAreOneArrayInTheOrderOfTheirPointers) {
+  Analyzer<> a;
+  constexpr std::uint64_t kRows = 128, kRow = 1024;
+  const Address table = 0x100000, rows = 0x200000;  // row r at rows + r * 0x10000
+  auto row = [&](std::uint64_t r) { return rows + r * 0x10000; };
+  a.allocation(table, kRows * 8);
+  for (std::uint64_t r = 0; r < kRows; ++r) a.allocation(row(r), kRow);
+  // Stored in reverse: row r is slot kRows - 1 - r; then rows 0 and 1 swapped.
+  for (std::uint64_t r = 0; r < kRows; ++r) a.pointer_stored(table + 8 * (kRows - 1 - r), row(r));
+  a.pointer_stored(table + 8 * (kRows - 1), row(1));
+  a.pointer_stored(table + 8 * (kRows - 2), row(0));
+  // A structure: two equal rows and a scalar after them.
+  const Address mesh = 0x3000000, x = 0x3100000, y = 0x3200000;
+  a.allocation(mesh, 1024);
+  a.allocation(x, kRow);
+  a.allocation(y, kRow);
+  a.pointer_stored(mesh, x);
+  a.pointer_stored(mesh + 8, y);
+  a.region_begin();
+  for (std::uint64_t r = 0; r < kRows; ++r) a.store(row(r) + 16, 8, a.compute(a.load(row(r), 8)));
+  a.store(y + 8, 8, a.compute(a.load(y, 8)));
+  a.finish();
+  const auto& p = a.profile();
+  ASSERT_EQ(p.arrays.size(), kRows + 4);
+  // Arrays: 1 the table, 2 + r row r; the first row in the table's order is
+  // row kRows - 1, array kRows + 1.
+  const std::uint32_t fused = kRows + 1;
+  EXPECT_EQ(p.arrays[fused - 1].bytes, kRows * kRow);
+  EXPECT_EQ(p.arrays[1].bytes, 0u);
+  for (std::uint64_t slot = 0; slot < kRows; ++slot) {
+    const std::uint64_t r = slot == kRows - 1 ? 1 : slot == kRows - 2 ? 0 : kRows - 1 - slot;
+    const VertexId v = p.values.vertex(a.value_at(row(r) + 16));
+    EXPECT_EQ(p.vertex_group[v], fused) << slot;
+    EXPECT_EQ(p.vertex_home[v], row(kRows - 1) + slot * kRow + 16) << slot;
+  }
+  EXPECT_EQ(p.arrays[kRows + 2].bytes, kRow);
+  EXPECT_EQ(p.arrays[kRows + 3].bytes, kRow);
+  const VertexId v = p.values.vertex(a.value_at(y + 8));
+  EXPECT_EQ(p.vertex_group[v], kRows + 4);
+  EXPECT_EQ(p.vertex_home[v], y + 8);
+}
+
 }  // namespace
 }  // namespace commanalyzer

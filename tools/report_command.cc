@@ -32,14 +32,24 @@ void print_run_facts(const LoadedProfile& profile, const ProfileInfo& info) {
                                profile.iterations() == 1 ? "" : "s");
   // Arrays are named by these numbers in a --distribution file.
   if (!profile.arrays.empty()) {
+    // A row of a table of rows holds no bytes of its own: its table's
+    // first row's array holds them (record/row_tables.h).
+    std::vector<std::size_t> listed;
+    for (std::size_t k = 0; k < profile.arrays.size(); ++k) {
+      if (profile.arrays[k].bytes != 0) listed.push_back(k);
+    }
     std::cout << "arrays (allocation order):";
     constexpr std::size_t kShown = 12;
-    for (std::size_t k = 0; k < std::min(kShown, profile.arrays.size()); ++k) {
+    for (std::size_t i = 0; i < std::min(kShown, listed.size()); ++i) {
+      const std::size_t k = listed[i];
       std::cout << " #" << k + 1 << " " << profile.arrays[k].bytes << " B"
                 << (profile.arrays[k].indexed_indirectly ? " (indexed indirectly)" : "")
-                << (k + 1 < profile.arrays.size() ? "," : "");
+                << (i + 1 < listed.size() ? "," : "");
     }
-    if (profile.arrays.size() > kShown) std::cout << " ... (" << profile.arrays.size() << " in all)";
+    if (listed.size() > kShown) std::cout << " ... (" << listed.size() << " in all)";
+    if (const std::size_t rows = profile.arrays.size() - listed.size(); rows != 0) {
+      std::cout << "; " << rows << " more: rows of tables of rows, each part of its table's first row's array";
+    }
     std::cout << "\n";
   }
 }

@@ -103,7 +103,9 @@ void MemoryHooks::visitStore(StoreInst &SI) {
   IRBuilder<> B(&SI);
   if (isDataType(T) && indexedIndirectly(Addr))
     emitIndirectMark(B, RT, Addr);
-  if (!isDataType(T)) { // a pointer: kills what was there
+  if (T->isPointerTy()) { // a pointer: kills what was there, and may make a row table
+    B.CreateCall(RT.StorePointer, {Addr, V});
+  } else if (!isDataType(T)) {
     B.CreateCall(RT.Clear, {Addr, B.getInt64(Size)});
   } else if (!hasPointer(T)) {
     Value *Stored = emitStoreHook(B, Addr, Size, Labels.shadowOf(V), Sites.storeSite(SI));

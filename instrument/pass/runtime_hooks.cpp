@@ -43,6 +43,7 @@ Runtime::Runtime(Module &M) {
   Load = fn("__ca_load", I64, {Ptr, I32});
   Store = fn("__ca_store", I64, {Ptr, I32, I64, I32});
   Clear = fn("__ca_clear", Void, {Ptr, I64});
+  StorePointer = fn("__ca_store_pointer", Void, {Ptr, Ptr});
   MemCpy = fn("__ca_memcpy", Void, {Ptr, Ptr, I64});
   MemSet = fn("__ca_memset", Void, {Ptr, I64});
   Union = fn("__ca_union", I64, {I64, I64});

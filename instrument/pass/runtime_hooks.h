@@ -44,7 +44,7 @@ constexpr uint64_t kPairShift = CA_PAIR_SHIFT;
 struct Runtime {
   llvm::Type *I32, *I64, *Ptr;
   llvm::ArrayType *ArgLabelsTy;
-  llvm::FunctionCallee Load, Store, Clear, MemCpy, MemSet, Union, Use, LoopResult, StackTemp,
+  llvm::FunctionCallee Load, Store, Clear, StorePointer, MemCpy, MemSet, Union, Use, LoopResult, StackTemp,
       StackMem, IndexedIndirectly;
   llvm::GlobalVariable *IndirectFirst, *IndirectEnd;
   llvm::GlobalVariable *ArgLabels, *ArgCallee, *RetLabel, *RetValid;

@@ -124,10 +124,16 @@ class DistributionMap {
         class_of_array[a] = c;
       }
     }
-    // A rule must fit its array as the profile saw it: a grid of all its
-    // elements, a range within them (else its bytes would be wrong).
+    // A rule must name an array the region uses (else it changes nothing)
+    // and fit it as the profile saw it: a grid of all its elements, a
+    // range within them (else its bytes would be wrong).
     for (const Rule& rule : rules_) {
-      if (rule.array >= class_of_array.size() || class_of_array[rule.array] == LocationIndex::kNoClass) continue;
+      if (rule.array >= class_of_array.size() || class_of_array[rule.array] == LocationIndex::kNoClass ||
+          index.classes()[class_of_array[rule.array]].locations == 0) {
+        throw DistributionError("distribution names array " + std::to_string(rule.array) +
+                                ", which holds no data the region uses (a row of a table of rows is part of the "
+                                "array of the table's first row; `commanalyzer estimate` lists the arrays)");
+      }
       const LocationIndex::ArrayClass& cls = index.classes()[class_of_array[rule.array]];
       // The element size is the common stride of the offsets used: unknown
       // where the region used one element or none.

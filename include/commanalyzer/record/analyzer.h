@@ -32,6 +32,7 @@
 
 #include "commanalyzer/record/compressor.h"
 #include "commanalyzer/record/profile.h"
+#include "commanalyzer/record/row_tables.h"
 #include "commanalyzer/record/shadow_memory.h"
 #include "commanalyzer/record/slicer.h"
 #include "commanalyzer/record/types.h"
@@ -320,6 +321,18 @@ class Analyzer {
     }
   }
 
+  // A pointer stored at `at`: the start of a tracked block stored into
+  // another makes the first a row of a table of rows (row_tables.h).
+  void pointer_stored(Address at, Address value) {
+    if (allocations_.empty()) return;
+    const auto row = allocations_.find(value);
+    if (row == allocations_.end() && row_tables_.empty()) return;
+    const auto table = block_containing(at);
+    if (table == allocations_.end()) return;
+    const bool a_row = row != allocations_.end() && row->first != table->first;
+    row_tables_.note(table->second.id, at - table->first, a_row ? row->second.id : 0);
+  }
+
   // An access in the region at an index read from an array (x[col[k]]):
   // its array is marked. Returns the array's extent [first, end), which
   // needs no more marks; an empty range when nothing was marked (outside
@@ -371,6 +384,7 @@ class Analyzer {
   // does not count copies learns here which values are live.
   void finish() {
     region_end();
+    row_tables_.fuse(profile_);
     if constexpr (!kCountsCopies) {
       profile_.values.reset_live();
       shadow_.for_each_value([&](ValueId v) { profile_.values.mark_live(v); });
@@ -539,6 +553,7 @@ class Analyzer {
     std::size_t allocated_in = 0;  // current_iteration() at allocation
   };
   std::map<Address, Block> allocations_;
+  RowTables row_tables_;
   std::vector<std::uint32_t> arrays_read_;  // words_read_exceed's scratch
   std::set<std::uint32_t> site_ids_;
   std::set<std::uint32_t> reducing_sites_;  // loop_result sites that have recorded a reduction
