@@ -105,6 +105,15 @@ expect_error 2 "--json: '$tmp/ok.c' is an input of this run" "$tool" analyze "$t
 expect_error 2 "--json: '$tmp/ok/build/../build/program.profile' is an input" \
   "$tool" estimate "$tmp/ok/build/program.profile" --json "$tmp/ok/build/../build/program.profile"
 expect_error 2 "--csv: .* is an input" "$tool" trace "$tmp/ok/build/program.profile" --procs 2 --csv "$tmp/ok/build/program.profile"
+# trace, benchgen and place write no report: a report output given to them
+# is refused, not silently ignored.
+expect_error 2 "trace: --json is for analyze, estimate and demo" \
+  "$tool" trace "$tmp/ok/build/program.profile" --procs 2 --json "$tmp/t.json"
+expect_error 2 "place: --html, --out are for analyze, estimate and demo" \
+  "$tool" place "$tmp/ok/build/program.profile" --procs 2 --html "$tmp/p.html" --out "$tmp/p"
+expect_error 2 "benchgen: --json is for analyze, estimate and demo; benchgen writes its program to --out" \
+  "$tool" benchgen "$tmp/ok/build/program.profile" --procs 2 --json "$tmp/b.json"
+[ -e "$tmp/t.json" ] || [ -e "$tmp/p.html" ] || [ -e "$tmp/b.json" ] && fail "a refused run wrote a file"
 # A map that does not fit the array (256 elements) is refused, not costed.
 printf 'array 1 0 999 0\n' > "$tmp/past_end.map"
 expect_error 2 "range 0..999 goes past the end: array 1 has 256 elements" \
@@ -137,13 +146,14 @@ expect_error 2 "--ownership: 'both' is not location or value" "$tool" demo --own
 # work: one message and one exit status for one mistake.
 profile="$tmp/ok/build/program.profile"
 for cmd in estimate trace benchgen place; do
+  out=(); [ "$cmd" = benchgen ] || [ "$cmd" = estimate ] && out=(--out "$tmp/bad_out")  # trace and place take no --out
   expect_error 2 "--procs: '0' is not a process count between 1 and 65536" \
-    "$tool" "$cmd" "$profile" --procs 0 --out "$tmp/bad_out" --nodes 1 --cores-per-node 2
+    "$tool" "$cmd" "$profile" --procs 0 "${out[@]}" --nodes 1 --cores-per-node 2
   expect_error 2 "--latency: -1 is not a latency" \
-    "$tool" "$cmd" "$profile" --procs 2 --latency -1 --out "$tmp/bad_out" --nodes 1 --cores-per-node 2
+    "$tool" "$cmd" "$profile" --procs 2 --latency -1 "${out[@]}" --nodes 1 --cores-per-node 2
   expect_error 2 "distribution uses rank 5, but only 2 processes are estimated" \
-    "$tool" "$cmd" "$profile" --procs 2 --distribution "$tmp/rank5.map" --out "$tmp/bad_out" --nodes 1 --cores-per-node 2
-  expect_error 1 "cannot read profile" "$tool" "$cmd" "$tmp/none.profile" --procs 2 --out "$tmp/out_$cmd" --nodes 1 \
+    "$tool" "$cmd" "$profile" --procs 2 --distribution "$tmp/rank5.map" "${out[@]}" --nodes 1 --cores-per-node 2
+  expect_error 1 "cannot read profile" "$tool" "$cmd" "$tmp/none.profile" --procs 2 "${out[@]/bad_out/out_$cmd}" --nodes 1 \
     --cores-per-node 2
 done
 for cmd in trace benchgen place; do

@@ -173,7 +173,7 @@ expect_error 2 "--html: '$tmp/out' is a folder" "$tool" demo --html "$tmp/out"
 expect_error 2 "--html: folder '$tmp/missing' does not exist" "$tool" analyze "$tmp/source.c" --html "$tmp/missing/r.html"
 expect_error 2 "is the --json file too" "$tool" demo --json "$tmp/same" --html "$tmp/./same"
 [ -e "$tmp/same" ] && fail "a refused run wrote a file"
-expect_error 2 "model: --json, --html and --out are for analyze" \
+expect_error 2 "model: --html is for analyze, estimate and demo" \
   "$tool" model "$tmp/source.c" --sizes 8,12,16 --html "$tmp/m.html" -- '{n}' 2
 expect_error 2 "--html needs a value" "$tool" demo --html
 # A run that fails leaves an earlier page as it was and no partial page.

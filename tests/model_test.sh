@@ -46,6 +46,6 @@ expect_error 2 "--sizes: give at least 3 different sizes" "$tool" model "$src" -
 expect_error 2 "--sizes: 'x' is not a positive whole size" "$tool" model "$src" --sizes 16,x,32 -- {n} 4
 expect_error 2 "write {n} in the program's arguments" "$tool" model "$src" --sizes 16,24,32 -- 32 4
 expect_error 2 "write the size as {n} or {n\*K}" "$tool" model "$src" --sizes 16,24,32 -- {n*x} 4
-expect_error 2 "model: --json, --html and --out are for analyze" "$tool" model "$src" --sizes 16,24,32 --json "$tmp/m.json" -- {n} 4
+expect_error 2 "model: --json is for analyze, estimate and demo" "$tool" model "$src" --sizes 16,24,32 --json "$tmp/m.json" -- {n} 4
 expect_error 2 "--extrap: '$src' is" "$tool" model "$src" --sizes 16,24,32 --extrap "$src" -- {n} 4
 echo "model_test: all passed"

@@ -29,6 +29,7 @@
 #include "absl/flags/usage.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
@@ -499,6 +500,22 @@ int estimate(const std::vector<char*>& positional, const EstimateRequest& reques
   return 0;
 }
 
+// The report's outputs are analyze's, estimate's and demo's; another
+// command given one would silently write nothing there (benchgen writes
+// its program to --out).
+void refuse_report_outputs(const std::string& command, const ReportOutputs& outputs) {
+  std::vector<std::string> given;
+  if (!outputs.json.empty()) given.push_back("--json");
+  if (!outputs.html.empty()) given.push_back("--html");
+  if (!outputs.out.empty() && command != "benchgen") given.push_back("--out");
+  if (given.empty()) return;
+  const char* what = command == "model" ? "; the model prints its formulas and table (--extrap FILE writes the analyses for Extra-P)"
+                     : command == "benchgen" ? "; benchgen writes its program to --out"
+                                             : "";
+  throw UsageError(absl::StrCat(command, ": ", absl::StrJoin(given, ", "), given.size() == 1 ? " is" : " are",
+                                " for analyze, estimate and demo", what));
+}
+
 int run(int argc, char** argv) {
   absl::SetProgramUsageMessage(kUsage);
   // help, or --help anywhere before the program's arguments.
@@ -541,16 +558,16 @@ int run(int argc, char** argv) {
   // the other MPI ranks end here.
   if (request.partitioner == ValuePartitioner::kParmetis) join_distributed_partitioning(argv);
   const bool reports = command != "trace" && command != "benchgen" && command != "place" && command != "model";
-  if (reports) check_report_outputs(outputs);
+  if (reports) {
+    check_report_outputs(outputs);
+  } else {
+    refuse_report_outputs(command, outputs);
+  }
   start_supervision({request.max_memory_bytes, request.timeout_seconds, reports ? outputs.out : ""});
   if (command == "trace") return trace_command(positional, request);
   if (command == "benchgen") return benchgen_command(positional, request, outputs.out);
   if (command == "place") return place_command(positional, request);
   if (command == "model") {
-    if (!outputs.json.empty() || !outputs.html.empty() || !outputs.out.empty()) {
-      throw UsageError("model: --json, --html and --out are for analyze; the model prints its formulas and table "
-                       "(--extrap FILE writes the analyses for Extra-P)");
-    }
     return model_command({std::move(analyze_args.build), std::move(analyze_args.program_args), absl::GetFlag(FLAGS_sizes),
                           absl::GetFlag(FLAGS_predict), absl::GetFlag(FLAGS_extrap)},
                          request);
