@@ -202,7 +202,21 @@ bool LabelDemand::onlyDecidesToStop(Instruction &I) const {
 // sent for it. The compared value is carried around a loop (a cycle of
 // phis and selects) and the constant it is compared with for equality
 // enters that cycle (the loop's start, or a guard that skipped the loop).
+// The optimizer may fold the guard's test into its answer: a phi of such
+// tests and constants (-O1's `phi i1 [true, %guard], [%elem_is_minus_1,
+// %exit]`, the loop skipped or run) tests the same.
 bool LabelDemand::testsWhetherLoopChangedIt(Value *C) const {
+  if (auto *P = dyn_cast<PHINode>(C)) {
+    bool Tests = false;
+    for (Value *In : P->incoming_values()) {
+      if (isa<Constant>(In))
+        continue;
+      if (In == P || isa<PHINode>(In) || !testsWhetherLoopChangedIt(In))
+        return false;
+      Tests = true;
+    }
+    return Tests;
+  }
   auto *Cmp = dyn_cast<CmpInst>(C);
   if (!Cmp || !Cmp->isEquality())
     return false;
