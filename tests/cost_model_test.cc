@@ -585,6 +585,44 @@ TEST(CostModel, ResultsTheProgramNeverUsesAreNotReduced) {
   mesh.expect_one_allreduce_a_step(steps, {2, 4});
 }
 
+// LULESH 2.0's hydro constraint: besides the minimum over the whole mesh
+// (a reduction), a second one over the few elements the shock has reached
+// (4 of 8192, all in one process's block), fewer values than any
+// reduction's sqrt(D), kept in another domain scalar. The time step is
+// computed from the second after a decision compares the two (`if (dthydro
+// < gnewdt)`, gnewdt from the first). Compared with a reduction, the small
+// minimum is one too: an Allreduce each step wherever its elements lie,
+// not a broadcast from their owner; nothing point to point.
+TEST(CostModel, AMinimumComparedWithAReductionIsOneWhateverItsSize) {
+  constexpr std::uint64_t n = 8192, active = 4;
+  constexpr int steps = 3;
+  TimeSteppedMesh mesh(n);
+  Analyzer<>& a = mesh.a;
+  const Address dthydro = mesh.domain.at(2);
+  for (int t = 0; t < steps; ++t) {
+    mesh.begin_step();
+    Label m = a.load(mesh.dtmin, 8);
+    for (std::uint64_t i = 0; i < n; ++i) m = a.join(m, a.load(mesh.x.at(i), 8));
+    a.store(mesh.dtmin, 8, a.loop_result(m, 5));
+    a.store(dthydro, 8, kComputedBit);
+    Label h = a.load(dthydro, 8);
+    for (std::uint64_t i = 0; i < active; ++i) h = a.join(h, a.load(mesh.x.at(i), 8));
+    a.store(dthydro, 8, a.loop_result(h, 7));
+    a.use(a.join(a.load(dthydro, 8), a.compute(a.load(mesh.dtmin, 8))), 9);
+    a.store(mesh.dt, 8, a.compute(a.load(dthydro, 8)));
+    a.iteration();
+  }
+  a.region_end();
+  Estimator<Profile0> est(a.profile());
+  for (int procs : {2, 4, 8}) {
+    const CommEstimate e = est.estimate(procs);
+    EXPECT_EQ(e.p2p_bytes, 0u) << procs;
+    EXPECT_EQ(e.broadcasts, 0u) << procs;
+    EXPECT_EQ(e.collective_calls, static_cast<std::uint64_t>(steps)) << procs;
+    EXPECT_EQ(e.allreduces, 2u * steps) << procs << ": both minima, one call a step";
+  }
+}
+
 // A residual only tested by a branch (`if (resid < tol) break;`) is read
 // there (Analyzer::use records the decision): an Allreduce every step. The
 // last step's is not tested (the loop ends on its count) but is reduced

@@ -130,7 +130,10 @@ class Analyzer {
       return label;
     }
     slicer_.flatten(label, sources_);
-    return store_new_value(addr, size, label, site, first, last);
+    const bool small_result = stores_known_result(label);
+    const Label leaf = store_new_value(addr, size, label, site, first, last);
+    if (small_result && counting_) note_small_result(shadow_.get(first), known_result_site_);
+    return leaf;
   }
 
   // The rest of store() for a label that makes a new value instance, its
@@ -178,6 +181,7 @@ class Analyzer {
     }
     ++stats_.uses;
     store(kUseSiteBase + Address{8} * site, 8, label, site);
+    if (counting_ && !small_results_.empty()) reduce_results_compared_with_reductions();
   }
 
   // A loop's result (a reduction, a minimum, a carried value) leaving the
@@ -201,7 +205,7 @@ class Analyzer {
     // of it one run reads (a minimum over each region of a mesh in turn,
     // the smallest regions too): the kind is the loop's, not the run's.
     if (!reducing_sites_.contains(site) && words_read_exceed(sources_, n * n)) {
-      remember_loop_result(label);
+      remember_loop_result(label, site);
       return label;
     }
     forget_loop_result();
@@ -565,6 +569,9 @@ class Analyzer {
   // part. Valid while no label collection has run since (a collection may
   // reuse the label's node).
   Label known_result_ = kNoLabel;
+  std::uint32_t known_result_site_ = 0;
+  std::map<std::uint32_t, ValueId> newest_small_result_;  // note_small_result
+  std::map<ValueId, std::uint32_t> small_results_;
   std::vector<ValueId> known_result_sources_;
   std::size_t known_result_collections_ = 0;
 
@@ -577,14 +584,58 @@ class Analyzer {
     }
     slicer_.flatten(label, sources_);
   }
-  void remember_loop_result(Label label) {
+  void remember_loop_result(Label label, std::uint32_t site) {
     if constexpr (requires { slicer_.collections(); }) {
       known_result_ = label;
+      known_result_site_ = site;
       std::swap(known_result_sources_, sources_);  // sources_ is scratch: the next flatten clears it
       known_result_collections_ = slicer_.collections();
     }
   }
   void forget_loop_result() { known_result_ = kNoLabel; }
+  // Is `label` the last loop result too small to be a value instance, its
+  // node not reused since?
+  bool stores_known_result(Label label) const {
+    if constexpr (requires { slicer_.collections(); }) {
+      return label == known_result_ && known_result_site_ != 0 && known_result_collections_ == slicer_.collections();
+    } else {
+      return false;
+    }
+  }
+  // The newest instance each loop-result site's small result was stored
+  // as (a region's minimum kept in a domain scalar), and the site of each
+  // of them: at most one instance per site.
+  void note_small_result(ValueId v, std::uint32_t site) {
+    if (site == 0 || reducing_sites_.contains(site)) return;
+    auto [it, fresh] = newest_small_result_.try_emplace(site, v);
+    if (!fresh) {
+      small_results_.erase(it->second);
+      it->second = v;
+    }
+    small_results_[v] = site;
+  }
+  // A decision (its sources in sources_) that compares a reduction with a
+  // loop's small result (`if (dthydro < gnewdt)`, gnewdt = dtcourant / 2:
+  // the smaller of two minima over the mesh) makes that loop a reduction
+  // whatever the size of its results: an MPI code can compare the two only
+  // once both are reduced, or compare each process's parts and reduce the
+  // smaller, so the small result is a part of a reduction as the other is.
+  // Its loop is a reduction from then on (loop_result records its results)
+  // and the result compared is one.
+  void reduce_results_compared_with_reductions() {
+    bool compares_reduction = false;
+    for (ValueId v : sources_) compares_reduction |= recorded_reduction(profile_.values.vertex(v));
+    if (!compares_reduction) return;
+    for (ValueId v : sources_) {
+      const auto it = small_results_.find(v);
+      if (it == small_results_.end()) continue;
+      const std::uint32_t site = it->second;
+      note_reduction(profile_.values.vertex(v), site);
+      reducing_sites_.insert(site);
+      newest_small_result_.erase(site);
+      small_results_.erase(it);
+    }
+  }
   // Where `vertex` is, or would go, in Profile::reductions (sorted by vertex).
   auto reduction_entry(VertexId vertex) const {
     const auto& all = profile_.reductions;
