@@ -181,7 +181,7 @@ class Analyzer {
     }
     ++stats_.uses;
     store(kUseSiteBase + Address{8} * site, 8, label, site);
-    if (counting_ && !small_results_.empty()) reduce_results_compared_with_reductions();
+    if (counting_ && !newest_small_result_.empty()) reduce_results_compared_with_reductions();
   }
 
   // A loop's result (a reduction, a minimum, a carried value) leaving the
@@ -571,7 +571,6 @@ class Analyzer {
   Label known_result_ = kNoLabel;
   std::uint32_t known_result_site_ = 0;
   std::map<std::uint32_t, ValueId> newest_small_result_;  // note_small_result
-  std::map<ValueId, std::uint32_t> small_results_;
   std::vector<ValueId> known_result_sources_;
   std::size_t known_result_collections_ = 0;
 
@@ -603,16 +602,10 @@ class Analyzer {
     }
   }
   // The newest instance each loop-result site's small result was stored
-  // as (a region's minimum kept in a domain scalar), and the site of each
-  // of them: at most one instance per site.
+  // as (a region's minimum kept in a domain scalar): at most one per site.
   void note_small_result(ValueId v, std::uint32_t site) {
     if (site == 0 || reducing_sites_.contains(site)) return;
-    auto [it, fresh] = newest_small_result_.try_emplace(site, v);
-    if (!fresh) {
-      small_results_.erase(it->second);
-      it->second = v;
-    }
-    small_results_[v] = site;
+    newest_small_result_[site] = v;
   }
   // A decision (its sources in sources_) that compares a reduction with a
   // loop's small result (`if (dthydro < gnewdt)`, gnewdt = dtcourant / 2:
@@ -626,14 +619,15 @@ class Analyzer {
     bool compares_reduction = false;
     for (ValueId v : sources_) compares_reduction |= recorded_reduction(profile_.values.vertex(v));
     if (!compares_reduction) return;
-    for (ValueId v : sources_) {
-      const auto it = small_results_.find(v);
-      if (it == small_results_.end()) continue;
-      const std::uint32_t site = it->second;
+    for (auto it = newest_small_result_.begin(); it != newest_small_result_.end();) {
+      const auto [site, v] = *it;
+      if (!std::binary_search(sources_.begin(), sources_.end(), v)) {  // sources_ is sorted
+        ++it;
+        continue;
+      }
       note_reduction(profile_.values.vertex(v), site);
       reducing_sites_.insert(site);
-      newest_small_result_.erase(site);
-      small_results_.erase(it);
+      it = newest_small_result_.erase(it);
     }
   }
   // Where `vertex` is, or would go, in Profile::reductions (sorted by vertex).
