@@ -21,6 +21,10 @@ void FunctionInstrumenter::run() {
     Reachable.insert(BB);
     for (Instruction &I : *BB)
       Insts.push_back(&I);
+    for (PHINode &P : BB->phis()) {
+      PhiRule &Frozen = PhiRules[&P];
+      Frozen.R = ruleFor(P, Frozen.Ops);
+    }
   }
   Demand.compute(Insts);
   Forwarding.compute(F, Insts, Reachable);
@@ -54,6 +58,15 @@ void FunctionInstrumenter::fillPendingPhis() {
       Labels.setCurrentUse(Orig, &Orig->getOperandUse(K));
       Shadow->addIncoming(Labels.decisionShadowOf(Orig->getIncomingValue(K)), In);
     }
+}
+
+Rule FunctionInstrumenter::rule(Instruction &I, SmallVectorImpl<Value *> &Ops) const {
+  auto *P = dyn_cast<PHINode>(&I);
+  if (!P)
+    return ruleFor(I, Ops);
+  const PhiRule &Frozen = PhiRules.find(P)->second;
+  Ops.append(Frozen.Ops.begin(), Frozen.Ops.end());
+  return Frozen.R;
 }
 
 void FunctionInstrumenter::visit(Instruction &I) {
@@ -114,16 +127,21 @@ Value *FunctionInstrumenter::emitCompute(IRBuilder<> &B, ArrayRef<Value *> Ops, 
 
 void FunctionInstrumenter::computeShadow(Instruction &I) {
   SmallVector<Value *, 4> Ops;
-  const Rule R = ruleFor(I, Ops);
+  const Rule R = rule(I, Ops);
   switch (R) {
-  case Rule::Phi: {
+  case Rule::Phi:
+  case Rule::FilteredPhi: {
     auto *Orig = cast<PHINode>(&I);
     PHINode *P = PHINode::Create(RT.I64, Orig->getNumIncomingValues(),
                                  I.getName() + ".ca", Orig);
     PendingPhis.push_back({Orig, P});
     Labels.setShadow(&I, P);
-    if (Results.isResult(Orig))
+    if (Results.isResult(Orig)) {
       Labels.setShadow(&I, Results.instanceLabel(Orig, P));
+    } else if (R == Rule::FilteredPhi) {
+      IRBuilder<> B = builderAfter(I);
+      Labels.setShadow(&I, Code.emitCompute(B, {P, Labels.shadowOf(Ops.back())}));
+    }
     return;
   }
   case Rule::Same:
@@ -161,8 +179,8 @@ void FunctionInstrumenter::computeShadow(Instruction &I) {
 // label's code, if any: neither reads the other).
 void FunctionInstrumenter::computeDecisionShadow(Instruction &I) {
   SmallVector<Value *, 4> Ops;
-  const Rule R = ruleFor(I, Ops);
-  if (R == Rule::Phi) {
+  const Rule R = rule(I, Ops);
+  if (R == Rule::Phi || R == Rule::FilteredPhi) {
     auto *Orig = cast<PHINode>(&I);
     PHINode *P = PHINode::Create(RT.I64, Orig->getNumIncomingValues(),
                                  I.getName() + ".ca.decision", Orig);

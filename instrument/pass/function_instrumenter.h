@@ -18,10 +18,12 @@
 #include "label_demand.h"
 #include "labels.h"
 #include "loop_results.h"
+#include "value_rules.h"
 #include "memory_hooks.h"
 #include "runtime_hooks.h"
 #include "sites.h"
 #include "store_forwarding.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Function.h"
@@ -49,6 +51,9 @@ private:
   llvm::Value *emitCompute(llvm::IRBuilder<> &B, llvm::ArrayRef<llvm::Value *> Ops,
                            bool Decision);
   void fillPendingPhis();
+  // ruleFor(I), for a phi as it was before instrumenting split any block
+  // (a phi's rule reads the branches it joins).
+  Rule rule(llvm::Instruction &I, llvm::SmallVectorImpl<llvm::Value *> &Ops) const;
 
   llvm::Function &F;
   const Runtime &RT;
@@ -61,6 +66,11 @@ private:
   MemoryHooks Memory;
   CallProtocol Calls;
   LoopResultHooks Results;
+  struct PhiRule {
+    Rule R;
+    llvm::SmallVector<llvm::Value *, 4> Ops;
+  };
+  llvm::DenseMap<const llvm::PHINode *, PhiRule> PhiRules;
   // Shadow phis (ordinary and decision) and the phis they shadow.
   llvm::SmallVector<std::pair<llvm::PHINode *, llvm::PHINode *>, 16> PendingPhis;
   llvm::SmallVector<std::pair<llvm::PHINode *, llvm::PHINode *>, 16> PendingDecisionPhis;

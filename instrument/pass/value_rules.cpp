@@ -138,24 +138,54 @@ bool takesByComparison(const Value *Cond, const Value *Taken, const Value *Kept)
 // reduction over every element compared (MPI_Allreduce with MPI_MIN), not
 // a copy of the one kept. A filtered one (`if (ok && c < m)`) is too: the
 // elements filtered out keep m.
-bool isMinMax(const Instruction &I) {
-  if (const auto *S = dyn_cast<SelectInst>(&I))
-    return takesByComparison(S->getCondition(), S->getTrueValue(), S->getFalseValue());
-  const auto *P = dyn_cast<PHINode>(&I);
-  if (!P || P->getNumIncomingValues() != 2)
-    return false;
-  const BasicBlock *B0 = P->getIncomingBlock(0), *B1 = P->getIncomingBlock(1);
+// The condition of the branch that a two-way phi joins: the head of its
+// triangle (the head branches to the other side and to the phi's block) or
+// diamond (both sides have the head as their one predecessor).
+const Value *joinedCondition(const PHINode &P) {
+  if (P.getNumIncomingValues() != 2)
+    return nullptr;
+  const BasicBlock *B0 = P.getIncomingBlock(0), *B1 = P.getIncomingBlock(1);
   auto head = [](const BasicBlock *B, const BasicBlock *Other) -> const BasicBlock * {
     if (B == Other->getSinglePredecessor())
-      return B; // triangle: B branches to Other and to the phi's block
+      return B;
     return B->getSinglePredecessor();
   };
   const BasicBlock *H = head(B0, B1);
   if (!H || H != head(B1, B0))
-    return false;
+    return nullptr;
   const auto *Br = dyn_cast<BranchInst>(H->getTerminator());
-  return Br && Br->isConditional() &&
-         comparesPair(Br->getCondition(), P->getIncomingValue(0), P->getIncomingValue(1));
+  return Br && Br->isConditional() ? Br->getCondition() : nullptr;
+}
+
+bool isMinMax(const Instruction &I) {
+  if (const auto *S = dyn_cast<SelectInst>(&I))
+    return takesByComparison(S->getCondition(), S->getTrueValue(), S->getFalseValue());
+  const auto *P = dyn_cast<PHINode>(&I);
+  const Value *Cond = P ? joinedCondition(*P) : nullptr;
+  return Cond && comparesPair(Cond, P->getIncomingValue(0), P->getIncomingValue(1));
+}
+
+// `if (ok) { if (c < m) m = c; }`: a phi of a minimum or maximum of m
+// (isMinMax) and m itself, after a branch on a filter. It is `m = ok && c <
+// m ? c : m`, which is what -O2 makes of it where it can compute c before
+// the test, and a minimum over the elements the filter passes: every
+// element's test decides it, however few pass, as every MPI process tests
+// its own elements and then reduces. Returns the filter, whose label joins
+// the phi's (Rule::FilteredPhi), or null.
+const Value *minMaxFilter(const PHINode &P) {
+  const Value *Filter = joinedCondition(P);
+  if (!Filter || isMinMax(P))
+    return nullptr;
+  for (unsigned K = 0; K < 2; ++K) {
+    const auto *Updated = dyn_cast<Instruction>(P.getIncomingValue(K));
+    const Value *Kept = P.getIncomingValue(1 - K);
+    if (!Updated || !isMinMax(*Updated))
+      continue;
+    for (const Value *Op : Updated->operands())
+      if (Op == Kept)
+        return Filter;
+  }
+  return nullptr;
 }
 
 } // namespace
@@ -169,7 +199,14 @@ Rule ruleFor(const Instruction &I, SmallVectorImpl<Value *> &Ops) {
   case Instruction::PHI:
     for (Value *V : cast<PHINode>(I).incoming_values())
       add(V);
-    return isMinMax(I) ? Rule::Compute : Rule::Phi;
+    if (isMinMax(I))
+      return Rule::Compute;
+    if (const Value *Filter = minMaxFilter(cast<PHINode>(I));
+        Filter && isDataType(Filter->getType())) {
+      add(const_cast<Value *>(Filter)); // last: FunctionInstrumenter reads it there
+      return Rule::FilteredPhi;
+    }
+    return Rule::Phi;
   case Instruction::Select:
     add(I.getOperand(1));
     add(I.getOperand(2));

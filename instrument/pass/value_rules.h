@@ -52,6 +52,7 @@ enum class Rule {
   Combine, // aggregate/vector assembly: union, but no computation mark
   Select,  // select on the original condition
   Phi,     // phi of labels
+  FilteredPhi, // phi of labels, computed with its filter's (the last operand)
 };
 
 // The rule for I and the operands whose labels flow into its result. Shared
