@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "commanalyzer/record/compressor.h"
+#include "commanalyzer/record/loop_reductions.h"
 #include "commanalyzer/record/profile.h"
 #include "commanalyzer/record/row_tables.h"
 #include "commanalyzer/record/shadow_memory.h"
@@ -130,9 +131,9 @@ class Analyzer {
       return label;
     }
     slicer_.flatten(label, sources_);
-    const bool small_result = stores_known_result(label);
+    const bool small_result = running_result_.is(slicer_, label);
     const Label leaf = store_new_value(addr, size, label, site, first, last);
-    if (small_result && counting_) note_small_result(shadow_.get(first), known_result_site_);
+    if (small_result && counting_) reductions_.note_small_result(shadow_.get(first), running_result_.site());
     return leaf;
   }
 
@@ -176,12 +177,17 @@ class Analyzer {
   void use(Label label, std::uint32_t site) {
     if (!slicer_.is_compound(label)) {
       const ValueId v = slicer_.leaf_value(label & ~kComputedBit);
-      if (v == kNoValue || !counting_ || !recorded_reduction(profile_.values.vertex(v))) return;
+      if (v == kNoValue || !counting_ || !LoopReductions::recorded(profile_.reductions, profile_.values.vertex(v))) {
+        return;
+      }
       label = slicer_.leaf(v) | kComputedBit;
     }
     ++stats_.uses;
     store(kUseSiteBase + Address{8} * site, 8, label, site);
-    if (counting_ && !newest_small_result_.empty()) reduce_results_compared_with_reductions();
+    if (counting_ && reductions_.any_small_result()) {
+      reductions_.reduce_results_compared(profile_.reductions, sources_,
+                                          [&](ValueId v) { return profile_.values.vertex(v); });
+    }
   }
 
   // A loop's result (a reduction, a minimum, a carried value) leaving the
@@ -199,23 +205,23 @@ class Analyzer {
     // used. D does not grow with the run or with arrays the loop does not
     // read: a dot product after a long set-up or late in the run, and a
     // minimum over one region of a mesh, are still reductions.
-    flatten_loop_result(label);
+    running_result_.flatten(slicer_, label, sources_);
     const auto n = static_cast<std::uint64_t>(sources_.size());
     // A loop that has reduced distributed data is a reduction whatever part
     // of it one run reads (a minimum over each region of a mesh in turn,
     // the smallest regions too): the kind is the loop's, not the run's.
-    if (!reducing_sites_.contains(site) && words_read_exceed(sources_, n * n)) {
-      remember_loop_result(label, site);
+    if (!reductions_.reduces(site) && words_read_exceed(sources_, n * n)) {
+      running_result_.remember(slicer_, label, site, sources_);
       return label;
     }
-    forget_loop_result();
+    running_result_.forget();
     ++stats_.stores;
     const Address at = kLoopResultBase + Address{8} * site;
     const auto [first, last] = words_of<kWordBytes>(at, 8);
     const bool sourced = !sources_.empty();
     const Label leaf = store_new_value(at, 8, label, site, first, last);
-    if (counting_ && sourced) note_reduction(profile_.values.vertex(shadow_.get(first)), site);
-    if (site != 0) reducing_sites_.insert(site);
+    if (counting_ && sourced) reductions_.note(profile_.reductions, profile_.values.vertex(shadow_.get(first)), site);
+    reductions_.mark_reducing(site);
     return leaf;
   }
 
@@ -560,91 +566,10 @@ class Analyzer {
   RowTables row_tables_;
   std::vector<std::uint32_t> arrays_read_;  // words_read_exceed's scratch
   std::set<std::uint32_t> site_ids_;
-  std::set<std::uint32_t> reducing_sites_;  // loop_result sites that have recorded a reduction
   std::uint32_t allocation_count_ = 0;
   std::vector<ValueId> sources_;
-  // The last loop result too small to be a value instance, and its source
-  // set: a running result tested at every exit of an inner loop (a sweep's
-  // residual, row by row) extends it, and loop_result walks only the new
-  // part. Valid while no label collection has run since (a collection may
-  // reuse the label's node).
-  Label known_result_ = kNoLabel;
-  std::uint32_t known_result_site_ = 0;
-  std::map<std::uint32_t, ValueId> newest_small_result_;  // note_small_result
-  std::vector<ValueId> known_result_sources_;
-  std::size_t known_result_collections_ = 0;
-
-  void flatten_loop_result(Label label) {
-    if constexpr (requires { slicer_.flatten_extending(label, label, std::span<const ValueId>{}, sources_); }) {
-      if (known_result_ != kNoLabel && known_result_collections_ == slicer_.collections()) {
-        slicer_.flatten_extending(label, known_result_, known_result_sources_, sources_);
-        return;
-      }
-    }
-    slicer_.flatten(label, sources_);
-  }
-  void remember_loop_result(Label label, std::uint32_t site) {
-    if constexpr (requires { slicer_.collections(); }) {
-      known_result_ = label;
-      known_result_site_ = site;
-      std::swap(known_result_sources_, sources_);  // sources_ is scratch: the next flatten clears it
-      known_result_collections_ = slicer_.collections();
-    }
-  }
-  void forget_loop_result() { known_result_ = kNoLabel; }
-  // Is `label` the last loop result too small to be a value instance, its
-  // node not reused since?
-  bool stores_known_result(Label label) const {
-    if constexpr (requires { slicer_.collections(); }) {
-      return label == known_result_ && known_result_site_ != 0 && known_result_collections_ == slicer_.collections();
-    } else {
-      return false;
-    }
-  }
-  // The newest instance each loop-result site's small result was stored
-  // as (a region's minimum kept in a domain scalar): at most one per site.
-  void note_small_result(ValueId v, std::uint32_t site) {
-    if (site == 0 || reducing_sites_.contains(site)) return;
-    newest_small_result_[site] = v;
-  }
-  // A decision (its sources in sources_) that compares a reduction with a
-  // loop's small result (`if (dthydro < gnewdt)`, gnewdt = dtcourant / 2:
-  // the smaller of two minima over the mesh) makes that loop a reduction
-  // whatever the size of its results: an MPI code can compare the two only
-  // once both are reduced, or compare each process's parts and reduce the
-  // smaller, so the small result is a part of a reduction as the other is.
-  // Its loop is a reduction from then on (loop_result records its results)
-  // and the result compared is one.
-  void reduce_results_compared_with_reductions() {
-    bool compares_reduction = false;
-    for (ValueId v : sources_) compares_reduction |= recorded_reduction(profile_.values.vertex(v));
-    if (!compares_reduction) return;
-    for (auto it = newest_small_result_.begin(); it != newest_small_result_.end();) {
-      const auto [site, v] = *it;
-      if (!std::binary_search(sources_.begin(), sources_.end(), v)) {  // sources_ is sorted
-        ++it;
-        continue;
-      }
-      note_reduction(profile_.values.vertex(v), site);
-      reducing_sites_.insert(site);
-      it = newest_small_result_.erase(it);
-    }
-  }
-  // Where `vertex` is, or would go, in Profile::reductions (sorted by vertex).
-  auto reduction_entry(VertexId vertex) const {
-    const auto& all = profile_.reductions;
-    return std::lower_bound(all.begin(), all.end(), vertex, [](const auto& r, VertexId x) { return r.vertex < x; });
-  }
-  bool recorded_reduction(VertexId vertex) const {
-    const auto at = reduction_entry(vertex);
-    return at != profile_.reductions.end() && at->vertex == vertex;
-  }
-  void note_reduction(VertexId vertex, std::uint32_t site) {
-    const auto at = reduction_entry(vertex);
-    if (at == profile_.reductions.end() || at->vertex != vertex) {
-      profile_.reductions.insert(at, {vertex, site});  // else a coalesced update is there already
-    }
-  }
+  RunningLoopResult<SlicerT> running_result_;
+  LoopReductions reductions_;
   std::vector<ValueId> copy_buffer_;
   bool counting_ = true;
   std::pair<Address, Address> copied_into_{0, 0};  // [first, end) of the block note_copy_into marked last
