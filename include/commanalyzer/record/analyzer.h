@@ -35,6 +35,7 @@
 #include "commanalyzer/record/profile.h"
 #include "commanalyzer/record/row_tables.h"
 #include "commanalyzer/record/shadow_memory.h"
+#include "commanalyzer/record/shadow_words.h"
 #include "commanalyzer/record/slicer.h"
 #include "commanalyzer/record/types.h"
 #include "commanalyzer/record/value_store.h"
@@ -68,23 +69,15 @@ class Analyzer {
   Label load(Address addr, std::uint32_t size) {
     ++stats_.loads;
     const auto [first, last] = words_of<kWordBytes>(addr, size);
-    if constexpr (kShadowRuns) {
-      // The common case in one page lookup: every word holds the same value.
-      std::uint64_t in_page;
-      if (const ValueId* p = std::as_const(shadow_).run(first, in_page); p != nullptr && last - first < in_page) {
-        const ValueId v = p[0];
-        bool uniform = v != kNoValue;
-        for (std::uint64_t k = 1; k <= last - first; ++k) uniform &= p[k] == v;
-        if (uniform) return slicer_.leaf(v);
-      }
-    }
-    const ValueId head = shadow_.get(first);
+    // The common case in one page lookup: every word holds the same value.
+    if (const ValueId v = words_.uniform_in_page(first, last); v != kNoValue) return slicer_.leaf(v);
+    const ValueId head = words_.get(first);
     if (first == last) {
       return slicer_.leaf(head != kNoValue ? head : make_input(addr, size, first, last));
     }
     bool uniform = true, any_empty = head == kNoValue;
     for (std::uint64_t w = first + 1; w <= last; ++w) {
-      const ValueId v = shadow_.get(w);
+      const ValueId v = words_.get(w);
       uniform &= v == head;
       any_empty |= v == kNoValue;
     }
@@ -100,10 +93,10 @@ class Analyzer {
     }
     Label label = kNoLabel;
     for (std::uint64_t w = first; w <= last; ++w) {
-      ValueId v = shadow_.get(w);
+      ValueId v = words_.get(w);
       if (v == kNoValue) {
         v = filler;
-        assign_word(w, v);
+        words_.assign(profile_.values, w, v);
       }
       label = slicer_.join(label, slicer_.leaf(v));
     }
@@ -126,14 +119,14 @@ class Analyzer {
       // An array's element copied here (x[i] = y[i]); a scalar stored here
       // (a loop's minimum into a parameter block) is computed into it.
       if (profile_.vertex_group[profile_.values.vertex(copy)] != 0) note_copy_into(addr);
-      assign_words(first, last, copy);
+      words_.assign(profile_.values, first, last, copy);
       rehome_loop_result(copy, addr);
       return label;
     }
     slicer_.flatten(label, sources_);
     const bool small_result = running_result_.is(slicer_, label);
     const Label leaf = store_new_value(addr, size, label, site, first, last);
-    if (small_result && counting_) reductions_.note_small_result(shadow_.get(first), running_result_.site());
+    if (small_result && counting_) reductions_.note_small_result(words_.get(first), running_result_.site());
     return leaf;
   }
 
@@ -147,7 +140,7 @@ class Analyzer {
     // C++ fill: vector<double>(n, 0.0), assign, std::fill store one loaded
     // value everywhere) and then updated in each of them would otherwise
     // pull every location into that one value's vertex, a hub.
-    const ValueId previous = shadow_.get(first);
+    const ValueId previous = words_.get(first);
     const bool homed_here =
         previous != kNoValue && profile_.vertex_home[profile_.values.vertex(previous)] / kWordBytes == first;
     const VertexId vertex =
@@ -157,7 +150,7 @@ class Analyzer {
       profile_.flows.append(v, sources_);
       profile_.note_site(v, site);
     }
-    assign_words(first, last, v);
+    words_.assign(profile_.values, first, last, v);
     // A constant (no sources) stands for nothing stored: each store of it
     // makes a new constant value, as at -O0, where the constant is
     // rematerialised for every store (a zeroing loop, an initial value).
@@ -220,7 +213,7 @@ class Analyzer {
     const auto [first, last] = words_of<kWordBytes>(at, 8);
     const bool sourced = !sources_.empty();
     const Label leaf = store_new_value(at, 8, label, site, first, last);
-    if (counting_ && sourced) reductions_.note(profile_.reductions, profile_.values.vertex(shadow_.get(first)), site);
+    if (counting_ && sourced) reductions_.note(profile_.reductions, profile_.values.vertex(words_.get(first)), site);
     reductions_.mark_reducing(site);
     return leaf;
   }
@@ -244,41 +237,8 @@ class Analyzer {
     if (size == 0) return;
     note_copy_into(dst);
     if (!allocations_.empty()) note_move(dst, src, size);
-    // Snapshot first: the ranges may overlap (memmove). The words of
-    // src + k * kWordBytes (and of dst) are consecutive.
-    const std::uint64_t words = (size + kWordBytes - 1) / kWordBytes;
-    const std::uint64_t from = src / kWordBytes, to = dst / kWordBytes;
-    if constexpr (kShadowRuns) {
-      // Nothing to replicate (the common case of the runtime's own realloc:
-      // memory that never held a value): the copy only clears the
-      // destination, and needs no snapshot.
-      if (holds_nothing(from, words)) {
-        clear_words(to, words);
-        return;
-      }
-      copy_buffer_.resize(words);
-      for_each_run(std::as_const(shadow_), from, words, [&](std::uint64_t k, const ValueId* p, std::uint64_t n) {
-        const auto at = copy_buffer_.begin() + static_cast<std::ptrdiff_t>(k);
-        if (p != nullptr) {
-          std::copy(p, p + n, at);
-        } else {
-          std::fill_n(at, n, kNoValue);
-        }
-        return true;
-      });
-      for_each_run(shadow_, to, words, [&](std::uint64_t k, ValueId* p, std::uint64_t n) {
-        if (p == nullptr) {  // a page never written: the slow path makes it if needed
-          for (std::uint64_t i = k; i < k + n; ++i) assign_word(to + i, copy_buffer_[i]);
-        } else {
-          for (std::uint64_t i = 0; i < n; ++i) assign_slot(p[i], copy_buffer_[k + i]);
-        }
-        return true;
-      });
-    } else {
-      copy_buffer_.resize(words);
-      for (std::uint64_t k = 0; k < words; ++k) copy_buffer_[k] = shadow_.get(from + k);
-      for (std::uint64_t k = 0; k < words; ++k) assign_word(to + k, copy_buffer_[k]);
-    }
+    // The words of src + k * kWordBytes (and of dst) are consecutive.
+    words_.copy(profile_.values, src / kWordBytes, dst / kWordBytes, (size + kWordBytes - 1) / kWordBytes);
   }
 
   // memset: new constant values, one per 8 bytes when the range is 8-byte
@@ -294,13 +254,7 @@ class Analyzer {
   // Pointer data: structure, not a value; kills what the words held.
   void clear(Address addr, std::uint64_t size) {
     const auto [first, last] = words_of<kWordBytes>(addr, size);
-    if constexpr (kShadowRuns) {
-      if (last - first < ~std::uint64_t{0}) {
-        clear_words(first, last - first + 1);
-        return;
-      }
-    }
-    for (std::uint64_t w = first; w <= last; ++w) assign_word(w, kNoValue);
+    words_.clear(profile_.values, first, last - first + 1);
   }
 
   // A source site of the program (the pass registers every site it passes
@@ -397,7 +351,7 @@ class Analyzer {
     row_tables_.fuse(profile_);
     if constexpr (!kCountsCopies) {
       profile_.values.reset_live();
-      shadow_.for_each_value([&](ValueId v) { profile_.values.mark_live(v); });
+      words_.shadow().for_each_value([&](ValueId v) { profile_.values.mark_live(v); });
     }
   }
 
@@ -409,12 +363,12 @@ class Analyzer {
   const AnalyzerStats& stats() const { return stats_; }
   const SlicerT& slicer() const { return slicer_; }
   SlicerT& slicer() { return slicer_; }  // e.g. UnionDagSlicer::enable_collection
-  Shadow& shadow() { return shadow_; }   // e.g. PagedShadowMemory::share_cache
-  ValueId value_at(Address addr) const { return shadow_.get(addr / kWordBytes); }
+  Shadow& shadow() { return words_.shadow(); }   // e.g. PagedShadowMemory::share_cache
+  ValueId value_at(Address addr) const { return words_.get(addr / kWordBytes); }
   bool counting() const { return counting_; }
 
   std::size_t memory_bytes() const {
-    return shadow_.memory_bytes() + slicer_.memory_bytes() + profile_.values.memory_bytes() +
+    return words_.shadow().memory_bytes() + slicer_.memory_bytes() + profile_.values.memory_bytes() +
            profile_.flows.memory_bytes() + profile_.vertex_count() * 16;  // home, weight, group
   }
 
@@ -422,7 +376,7 @@ class Analyzer {
   ValueId make_input(Address addr, std::uint32_t size, std::uint64_t first, std::uint64_t last) {
     ++stats_.inputs;
     const ValueId v = new_value(addr, size, /*input=*/true, kNoVertex);
-    for (std::uint64_t w = first; w <= last; ++w) assign_word(w, v);
+    words_.assign(profile_.values, first, last, v);
     return v;
   }
 
@@ -455,79 +409,7 @@ class Analyzer {
 
   static constexpr bool kCountsCopies = CountsCopies<Values>;
 
-  [[gnu::always_inline]] void assign_word(std::uint64_t word, ValueId v) {
-    const ValueId old = shadow_.exchange(word, v);
-    if constexpr (kCountsCopies) {
-      if (old != kNoValue) profile_.values.drop_copy(old);
-      if (v != kNoValue) profile_.values.add_copy(v);
-    }
-  }
-
-  // assign_word on a slot of a shadow run. (Both always inline: GCC kept
-  // assign_slot a call, made for every word a store or memcpy writes.)
-  [[gnu::always_inline]] void assign_slot(ValueId& slot, ValueId v) {
-    const ValueId old = slot;
-    slot = v;
-    if constexpr (kCountsCopies) {
-      if (old != kNoValue) profile_.values.drop_copy(old);
-      if (v != kNoValue) profile_.values.add_copy(v);
-    }
-  }
-
-  // assign_word for words first..last, in order.
-  void assign_words(std::uint64_t first, std::uint64_t last, ValueId v) {
-    if constexpr (kShadowRuns) {
-      std::uint64_t in_page;
-      if (ValueId* p = shadow_.run(first, in_page); p != nullptr && last - first < in_page) {
-        for (std::uint64_t k = 0; k <= last - first; ++k) assign_slot(p[k], v);
-        return;
-      }
-    }
-    for (std::uint64_t w = first; w <= last; ++w) assign_word(w, v);
-  }
-
-  // Calls fn(k, p, n) for the `count` words from `first`, one page at a
-  // time: p points at the slots of words first + k .. first + k + n - 1,
-  // or is null for a page never written. Stops when fn returns false;
-  // returns whether it went through. (ShadowT: Shadow or const Shadow.)
-  template <class ShadowT, class Fn>
-  static bool for_each_run(ShadowT& shadow, std::uint64_t first, std::uint64_t count, Fn fn) {
-    for (std::uint64_t k = 0; k < count;) {
-      std::uint64_t in_page;
-      auto* p = shadow.run(first + k, in_page);
-      const std::uint64_t n = std::min(in_page, count - k);
-      if (!fn(k, p, n)) return false;
-      k += n;
-    }
-    return true;
-  }
-
-  // Do the `count` words from `first` all hold kNoValue? Pages never
-  // written are skipped whole.
-  bool holds_nothing(std::uint64_t first, std::uint64_t count) const {
-    return for_each_run(shadow_, first, count, [](std::uint64_t, const ValueId* p, std::uint64_t n) {
-      return p == nullptr || std::none_of(p, p + n, [](ValueId v) { return v != kNoValue; });
-    });
-  }
-
-  // assign_word(w, kNoValue) for the `count` words from `first`, page by
-  // page: a page never written holds nothing to clear.
-  void clear_words(std::uint64_t first, std::uint64_t count) {
-    for_each_run(shadow_, first, count, [&](std::uint64_t, ValueId* p, std::uint64_t n) {
-      for (std::uint64_t i = 0; p != nullptr && i < n; ++i) {
-        if (p[i] != kNoValue) assign_slot(p[i], kNoValue);
-      }
-      return true;
-    });
-  }
-
-  // Does the shadow memory offer direct runs (PagedShadowMemory::run)?
-  static constexpr bool kShadowRuns = requires(Shadow& s, const Shadow& cs, std::uint64_t w, std::uint64_t& n) {
-    { s.run(w, n) } -> std::same_as<ValueId*>;
-    { cs.run(w, n) } -> std::same_as<const ValueId*>;
-  };
-
-  Shadow shadow_;
+  ShadowWords<Shadow, Values> words_;
   SlicerT slicer_;
   Coalescing coalescing_;
   ProfileType profile_;
@@ -570,7 +452,6 @@ class Analyzer {
   std::vector<ValueId> sources_;
   RunningLoopResult<SlicerT> running_result_;
   LoopReductions reductions_;
-  std::vector<ValueId> copy_buffer_;
   bool counting_ = true;
   std::pair<Address, Address> copied_into_{0, 0};  // [first, end) of the block note_copy_into marked last
   bool explicit_region_ = false;
