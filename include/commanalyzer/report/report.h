@@ -26,9 +26,12 @@ struct GraphSummary {
   std::uint64_t edges = 0;
   std::uint64_t singletons = 0;
   std::uint64_t iterations = 0;
-  // The profile's arrays in allocation order (their numbers in a
-  // --distribution map): bytes, and whether indexed indirectly.
+  // The program's arrays in allocation order (their numbers in a
+  // --distribution map; a library's own buffers left out): bytes, and
+  // whether indexed indirectly.
   std::vector<std::pair<std::uint64_t, bool>> arrays;
+  // Their names, "u (heat.c:31)" (Profile::array_label; "" if unknown).
+  std::vector<std::string> array_names;
 };
 
 inline std::string human_bytes(double bytes) {
@@ -298,7 +301,16 @@ inline void write_json(std::ostream& out, const GraphSummary& graph, const std::
   for (std::size_t a = 0; a < graph.arrays.size(); ++a) {
     out << (a ? "," : "") << "[" << graph.arrays[a].first << "," << (graph.arrays[a].second ? 1 : 0) << "]";
   }
-  out << "]}\n";
+  out << "]";
+  // "u (heat.c:31)" per array, as "arrays" ("" if unknown)
+  if (!graph.array_names.empty()) {
+    out << ", \"array_names\": [";
+    for (std::size_t a = 0; a < graph.array_names.size(); ++a) {
+      out << (a ? "," : "") << "\"" << report_internal::json_escape(graph.array_names[a]) << "\"";
+    }
+    out << "]";
+  }
+  out << "}\n";
 }
 
 // The owner map of a 2-D array (rows x cols, from CommEstimate::array_shapes)
