@@ -71,7 +71,10 @@ inline std::string site_place(const SiteTraffic& t, bool after) {
 
 // Where the largest estimate's traffic is consumed in the source, per
 // iteration when iterations are marked: one line per site, largest first.
-inline void print_where(std::ostream& out, const CommEstimate& e, std::size_t max_sites = 8) {
+// `names`: GraphSummary::array_names; an array whose variable is known is
+// "#1 u".
+inline void print_where(std::ostream& out, const CommEstimate& e, std::size_t max_sites = 8,
+                        const std::vector<std::string>& names = {}) {
   if (e.sites.empty() || (e.sites.size() == 1 && e.sites.front().site == 0)) return;
   const double per = e.iterations > 0 ? static_cast<double>(e.iterations) : 1.0;
   out << absl::StrFormat("\nwhere (%d processes%s):\n", e.procs, e.iterations > 0 ? ", per iteration" : "");
@@ -79,7 +82,12 @@ inline void print_where(std::ostream& out, const CommEstimate& e, std::size_t ma
     const SiteTraffic& t = e.sites[k];
     if (t.p2p_bytes > 0) {
       std::string arrays;
-      for (std::uint32_t a : t.arrays) arrays += absl::StrCat(arrays.empty() ? "" : ",", " #", a);
+      for (std::uint32_t a : t.arrays) {
+        // "u (heat.c:31)" -> "u"; "heat.c:31" (no variable) -> "".
+        const std::string label = a != 0 && a <= names.size() ? names[a - 1] : "";
+        const std::string variable = label.find(" (") != std::string::npos ? label.substr(0, label.find(" (")) : "";
+        arrays += absl::StrCat(arrays.empty() ? "" : ",", " #", a, variable.empty() ? "" : " ", variable);
+      }
       if (!arrays.empty()) arrays = absl::StrCat(" values of array", t.arrays.size() == 1 ? "" : "s", arrays);
       const double messages = static_cast<double>(t.p2p_messages) / per;
       out << absl::StrFormat("  %s: exchange%s with up to %d neighbour%s, %.0f B in %s message%s\n",
@@ -163,7 +171,7 @@ inline void print_table(std::ostream& out, const GraphSummary& graph, const std:
     const auto largest = std::max_element(estimates.begin(), estimates.end(),
                                           [](const CommEstimate& a, const CommEstimate& b) { return a.procs < b.procs; });
     print_balance(out, *largest);
-    print_where(out, *largest);
+    print_where(out, *largest, 8, graph.array_names);
   }
 }
 
