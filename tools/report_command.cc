@@ -84,7 +84,10 @@ void write_report(const EstimateResult& result, const ReportOutputs& outputs) {
     for (const auto& [array, dims] : e.array_shapes) {
       if (dims.size() != 2) continue;
       write_atomically(dir / absl::StrCat("owners_", e.procs, "_array", array, ".svg"),
-                       [&](std::ostream& o) { write_owner_map_svg(o, e, array, dims[0], dims[1]); });
+                       [&](std::ostream& o) {
+                         const std::string name = array <= summary.array_names.size() ? summary.array_names[array - 1] : "";
+                         write_owner_map_svg(o, e, array, dims[0], dims[1], name);
+                       });
     }
   }
   write_atomically(dir / "estimate.json", [&](std::ostream& o) { o << json.view(); });

@@ -44,9 +44,15 @@ const DILocation *programFrame(const DILocation *L) {
   return nullptr;
 }
 
-std::string variableName(const DIVariable *V) {
+// V's name, if it is a variable of the program: a global, or a local of
+// `Owner`, the function the allocating statement is in (so that inlining
+// a helper into its caller or not gives the same name: the helper's).
+std::string variableName(const DIVariable *V, const DISubprogram *Owner) {
   if (!V || V->getName().empty() || isSystemFile(V->getFile()))
     return "";
+  if (auto *Local = dyn_cast<DILocalVariable>(V))
+    if (Owner && Local->getScope()->getSubprogram() != Owner)
+      return "";
   return V->getName().str();
 }
 
@@ -54,19 +60,19 @@ std::string globalName(const GlobalVariable &G) {
   SmallVector<DIGlobalVariableExpression *, 1> GVEs;
   G.getDebugInfo(GVEs);
   for (DIGlobalVariableExpression *E : GVEs)
-    if (std::string Name = variableName(E->getVariable()); !Name.empty())
+    if (std::string Name = variableName(E->getVariable(), nullptr); !Name.empty())
       return Name;
   return "";
 }
 
 // The program's variable holding the memory at P: a local (its
 // dbg.declare), or a global; "" if none.
-std::string variableAt(Value *P) {
+std::string variableAt(Value *P, const DISubprogram *Owner) {
   const Value *O = getUnderlyingObject(P);
   if (auto *A = dyn_cast<AllocaInst>(O)) {
     auto *Local = const_cast<AllocaInst *>(A);
     for (DbgDeclareInst *D : FindDbgDeclareUses(Local))
-      if (std::string Name = variableName(D->getVariable()); !Name.empty())
+      if (std::string Name = variableName(D->getVariable(), Owner); !Name.empty())
         return Name;
     // InstCombine lowers a dbg.declare to dbg.values: at a call taking
     // the local's address, the local is its memory (DW_OP_deref).
@@ -74,7 +80,7 @@ std::string variableAt(Value *P) {
     findDbgValues(Values, Local);
     for (DbgValueInst *D : Values)
       if (D->getExpression()->startsWithDeref())
-        if (std::string Name = variableName(D->getVariable()); !Name.empty())
+        if (std::string Name = variableName(D->getVariable(), Owner); !Name.empty())
           return Name;
     return "";
   }
@@ -84,9 +90,9 @@ std::string variableAt(Value *P) {
 }
 
 // The program's variable the allocation's result goes into.
-std::string resultName(CallBase &CB) {
+std::string resultName(CallBase &CB, const DISubprogram *Owner) {
   if (CB.getCalledFunction()->getName() == "posix_memalign")
-    return variableAt(CB.getArgOperand(0));
+    return variableAt(CB.getArgOperand(0), Owner);
   // The result, and the phis and selects it reaches (a std::vector's
   // `n != 0 ? allocate(n) : pointer()`).
   SmallVector<Value *, 8> Results{&CB};
@@ -98,14 +104,14 @@ std::string resultName(CallBase &CB) {
     SmallVector<DbgValueInst *, 4> Values;
     findDbgValues(Values, R);
     for (DbgValueInst *D : Values)
-      if (std::string Name = variableName(D->getVariable()); !Name.empty())
+      if (std::string Name = variableName(D->getVariable(), Owner); !Name.empty())
         return Name;
   }
   for (Value *R : Results)
     for (User *U : R->users())
       if (auto *S = dyn_cast<StoreInst>(U))
         if (S->getValueOperand() == R)
-          if (std::string Name = variableAt(S->getPointerOperand()); !Name.empty())
+          if (std::string Name = variableAt(S->getPointerOperand(), Owner); !Name.empty())
             return Name;
   return "";
 }
@@ -167,9 +173,10 @@ void ArraySites::instrument(Function &F) {
     const DILocation *Program = At ? programFrame(At) : nullptr;
     uint32_t Id = 0; // in a system header's code: the program's call into it
     if (Program)
-      Id = add(Program->getFilename().str(), Program->getLine(), resultName(*CB));
+      Id = add(Program->getFilename().str(), Program->getLine(),
+               resultName(*CB, Program->getScope()->getSubprogram()));
     else if (!At)
-      Id = add("", 0, resultName(*CB));
+      Id = add("", 0, resultName(*CB, nullptr));
     IRBuilder<> B(CB);
     B.CreateCall(Hook, {ConstantInt::get(I32, Id)});
   }
@@ -185,7 +192,8 @@ void ArraySites::instrument(Function &F) {
       continue; // inside the library: the program's call into it stands
     std::string Name;
     if (CB->arg_size() > 0 && CB->getArgOperand(0)->getType()->isPointerTy())
-      Name = variableAt(CB->getArgOperand(0)); // the object it works on (`this`)
+      Name = variableAt(CB->getArgOperand(0), // the object it works on (`this`)
+                        Program->getScope()->getSubprogram());
     const uint32_t Id = add(Program->getFilename().str(), Program->getLine(), Name);
     IRBuilder<> B(CB);
     Value *Old = B.CreateLoad(I32, UserSite, /*isVolatile=*/true);

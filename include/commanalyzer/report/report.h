@@ -176,6 +176,15 @@ inline void print_table(std::ostream& out, const GraphSummary& graph, const std:
 }
 
 namespace report_internal {
+// Text in an SVG/XML element: & < > escaped.
+inline std::string xml_escape(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    out += c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : std::string(1, c);
+  }
+  return out;
+}
+
 // A JSON string's contents: quotes, backslashes and control characters
 // escaped, and a byte that starts no valid UTF-8 sequence (a file name in
 // another encoding) replaced by U+FFFD, so that the document stays JSON.
@@ -324,8 +333,9 @@ inline void write_json(std::ostream& out, const GraphSummary& graph, const std::
 // The owner map of a 2-D array (rows x cols, from CommEstimate::array_shapes)
 // as a picture: one colour per process, grey where the region touched
 // nothing; at most 256 x 256 cells (larger arrays are sampled).
+// `name`: the array's (GraphSummary::array_names), "" if unknown.
 inline void write_owner_map_svg(std::ostream& out, const CommEstimate& e, std::uint32_t array, std::uint64_t rows,
-                                std::uint64_t cols) {
+                                std::uint64_t cols, const std::string& name = "") {
   std::vector<OwnerRun> runs;
   for (const OwnerRun& run : e.owner_map) {
     if (run.array == array) runs.push_back(run);
@@ -336,8 +346,8 @@ inline void write_owner_map_svg(std::ostream& out, const CommEstimate& e, std::u
   out << absl::StrFormat("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
                          "font-family=\"sans-serif\" font-size=\"12\" shape-rendering=\"crispEdges\">\n",
                          cell * shown_cols + 2 * margin, cell * shown_rows + 2 * margin);
-  out << absl::StrFormat("<text x=\"%d\" y=\"18\">array #%d (%d x %d), %d processes, %s</text>\n", margin, array, rows,
-                         cols, e.procs, e.distribution);
+  out << absl::StrFormat("<text x=\"%d\" y=\"18\">array #%d%s%s (%d x %d), %d processes, %s</text>\n", margin, array,
+                         name.empty() ? "" : " ", report_internal::xml_escape(name), rows, cols, e.procs, e.distribution);
   for (std::uint64_t r = 0; r < shown_rows; ++r) {
     for (std::uint64_t c = 0; c < shown_cols; ++c) {
       const std::uint64_t i = (r * rows / shown_rows) * cols + c * cols / shown_cols;
