@@ -4,6 +4,7 @@
 #include "value_rules.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/BinaryFormat/Dwarf.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfo.h"
@@ -11,6 +12,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/xxhash.h"
@@ -65,6 +67,24 @@ std::string globalName(const GlobalVariable &G) {
   return "";
 }
 
+// A pointer to pointers (double **), through typedefs and qualifiers.
+bool pointsToPointers(const DIType *T) {
+  auto strip = [](const DIType *T) {
+    while (auto *D = dyn_cast_or_null<DIDerivedType>(T)) {
+      if (D->getTag() != dwarf::DW_TAG_typedef && D->getTag() != dwarf::DW_TAG_const_type &&
+          D->getTag() != dwarf::DW_TAG_volatile_type && D->getTag() != dwarf::DW_TAG_restrict_type)
+        break;
+      T = D->getBaseType();
+    }
+    return T;
+  };
+  auto *D = dyn_cast_or_null<DIDerivedType>(strip(T));
+  if (!D || D->getTag() != dwarf::DW_TAG_pointer_type)
+    return false;
+  auto *Base = dyn_cast_or_null<DIDerivedType>(strip(D->getBaseType()));
+  return Base && Base->getTag() == dwarf::DW_TAG_pointer_type;
+}
+
 // The program's variable holding the memory at P: a local (its
 // dbg.declare), or a global; "" if none.
 std::string variableAt(Value *P, const DISubprogram *Owner) {
@@ -86,6 +106,39 @@ std::string variableAt(Value *P, const DISubprogram *Owner) {
   }
   if (auto *G = dyn_cast<GlobalVariable>(O))
     return globalName(*G);
+  // An element of an array of pointers (grid[v] = calloc(...), grid[0]
+  // stored at grid itself): "grid[]", grid a pointer to pointers held in
+  // a register or in memory.
+  Value *Table = P;
+  if (auto *E = dyn_cast<GEPOperator>(P)) {
+    if (E->getNumIndices() != 1 || !E->getSourceElementType()->isPointerTy())
+      return "";
+    Table = E->getPointerOperand();
+  }
+  auto table = [&](const DIVariable *V) -> std::string {
+    std::string Name = variableName(V, Owner);
+    return !Name.empty() && pointsToPointers(V->getType()) ? Name + "[]" : "";
+  };
+  SmallVector<DbgValueInst *, 4> Values;
+  findDbgValues(Values, Table);
+  for (DbgValueInst *D : Values)
+    if (D->getExpression()->getNumElements() == 0)
+      if (std::string Name = table(D->getVariable()); !Name.empty())
+        return Name;
+  if (auto *L = dyn_cast<LoadInst>(Table)) {
+    const Value *Slot = getUnderlyingObject(L->getPointerOperand());
+    if (auto *A = dyn_cast<AllocaInst>(Slot))
+      for (DbgDeclareInst *D : FindDbgDeclareUses(const_cast<AllocaInst *>(A)))
+        if (std::string Name = table(D->getVariable()); !Name.empty())
+          return Name;
+    if (auto *G = dyn_cast<GlobalVariable>(Slot)) {
+      SmallVector<DIGlobalVariableExpression *, 1> GVEs;
+      G->getDebugInfo(GVEs);
+      for (DIGlobalVariableExpression *E : GVEs)
+        if (std::string Name = table(E->getVariable()); !Name.empty())
+          return Name;
+    }
+  }
   return "";
 }
 

@@ -2,7 +2,8 @@
 // program prints before it allocates, so the C library's stdout buffer is
 // allocated first; the report must still number u 1 and v 2 and name them
 // with these lines, at -O0 and -O2. t is a table of rows, one 2-D array
-// named after the table. z is allocated by a helper: named by the helper's
+// named after the table; g's two arrays, behind a table too small to be
+// one, are named g[]. z is allocated by a helper: named by the helper's
 // variable and line, whether the helper is inlined (-O2) or not.
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,8 @@ int main(int argc, char** argv) {
   double** t = malloc(rows * sizeof(double*));  // T
   for (int r = 0; r < rows; ++r) t[r] = malloc(cols * sizeof(double));
   double* z = zeros(n);
+  double** g = malloc(2 * sizeof(double*));
+  for (int k = 0; k < 2; ++k) g[k] = calloc(n, sizeof(double));  // G
   for (int i = 0; i < n; ++i) u[i] = i % 7;
   for (int s = 0; s < steps; ++s) {
     for (int i = 1; i < n - 1; ++i) v[i] = (u[i - 1] + u[i] + u[i + 1]) / 3;
@@ -35,11 +38,15 @@ int main(int argc, char** argv) {
   for (int r = 0; r < rows; ++r)
     for (int c = 0; c < cols; ++c) sum += t[r][c];
   for (int i = 0; i < n; ++i) z[i] = u[i] + v[i];
+  for (int i = 1; i < n - 1; ++i) g[i % 2][i] = z[i - 1] - z[i + 1];
   printf("sum %g\n", sum + u[n / 2] + z[n / 3]);
   for (int r = 0; r < rows; ++r) free(t[r]);
   free(t);
   free(u);
   free(v);
   free(z);
+  free(g[0]);
+  free(g[1]);
+  free(g);
   return 0;
 }
