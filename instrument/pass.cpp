@@ -89,6 +89,7 @@
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/LCSSA.h"
+#include "pass/array_sites.h"
 #include "pass/function_instrumenter.h"
 #include "pass/global_arrays.h"
 #include "pass/loop_results.h"
@@ -103,14 +104,17 @@ namespace {
 
 struct CommAnalyzerPass : PassInfoMixin<CommAnalyzerPass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
-    const bool Registered = registerGlobalArrays(M);
+    ArraySites Arrays;
+    const bool Registered = registerGlobalArrays(M, Arrays);
     SmallVector<Function *, 32> Work;
     for (Function &F : M)
       if (!F.isDeclaration() && !isRuntimeName(F.getName()) &&
           !F.hasFnAttribute(Attribute::Naked))
         Work.push_back(&F);
-    if (Work.empty())
+    if (Work.empty()) {
+      Arrays.emit(M);
       return Registered ? PreservedAnalyses::none() : PreservedAnalyses::all();
+    }
     // Locals are registers at every -O level (DESIGN.md, "Optimizer
     // independence": stack temporaries are private to their process). At
     // -O0 they are still allocas, and every function is optnone, which
@@ -150,8 +154,10 @@ struct CommAnalyzerPass : PassInfoMixin<CommAnalyzerPass> {
       SmallPtrSet<PHINode *, 16> LoopResults = loopResults(*F, FAM);
       Sites.locate(*F, FAM.getResult<LoopAnalysis>(*F), LoopResults);
       FunctionInstrumenter(*F, RT, LoopResults, Sites).run();
+      Arrays.instrument(*F);
     }
     Sites.emit(M);
+    Arrays.emit(M);
     // Instrumented code reads and writes the protocol TLS variables, so a
     // function (or declaration that may be instrumented elsewhere) can no
     // longer be memory(none)/readonly; code generation must not move the

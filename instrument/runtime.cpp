@@ -47,6 +47,7 @@ constinit ShadowCacheEntry __ca_shadow_cache[CA_SHADOW_CACHE_ENTRIES] = {};
 // The slicer's run of free node slots, used by the inline union path.
 constinit commanalyzer::UnionDagSlicer::NodeRun __ca_node_run = {};
 constinit uintptr_t __ca_indirect_first = 0, __ca_indirect_end = 0;
+constinit uint32_t __ca_user_site = 0;
 }
 
 static_assert(CA_SHADOW_WORD_BYTES == commanalyzer::PagedShadowMemory<>::kWordBytes &&
@@ -368,15 +369,25 @@ void __libc_free(void*);
 
 namespace {
 
+// The site the pass announced for the program's next allocation
+// (__ca_allocation_site); none pending: the allocation is a library's.
+bool g_site_pending = false;
+uint32_t g_pending_site = 0;
+
 void note_allocation(void* p, size_t n) {
   if (n >= g_allocated_to_check) {
     check_memory();
   } else {
     g_allocated_to_check -= n;
   }
-  if (p == nullptr || n < RuntimeAnalyzer::kMinTrackedAllocation || g_analyzer == nullptr || t_in_runtime) return;
+  if (t_in_runtime) return;  // the analyzer's own: the program's site stays pending
+  const bool by_program = g_site_pending;
+  const uint32_t site = g_pending_site;
+  g_site_pending = false;
+  g_pending_site = 0;
+  if (p == nullptr || n < RuntimeAnalyzer::kMinTrackedAllocation || g_analyzer == nullptr) return;
   InRuntime guard;
-  g_analyzer->allocation(address(p), n);
+  g_analyzer->allocation(address(p), n, site, by_program);
 }
 
 // Freed memory holds no values: without clearing, a later allocation at the
@@ -485,6 +496,20 @@ void __ca_sites(const ca_site* sites, uint32_t count) {
   for (uint32_t k = 0; k < count; ++k) {
     const ca_site& s = sites[k];
     a.site(s.id, s.file ? s.file : "", s.line, s.loop_file ? s.loop_file : "", s.loop_line);
+  }
+}
+
+void __ca_allocation_site(uint32_t site) {
+  g_site_pending = true;
+  g_pending_site = site != 0 ? site : __ca_user_site;
+}
+
+void __ca_array_sites(const ca_array_site* sites, uint32_t count) {
+  InRuntime guard;
+  RuntimeAnalyzer& a = analyzer();
+  for (uint32_t k = 0; k < count; ++k) {
+    const ca_array_site& s = sites[k];
+    a.array_site(s.id, s.file ? s.file : "", s.line, s.name ? s.name : "");
   }
 }
 

@@ -149,6 +149,31 @@ typedef struct {
 } ca_site;
 void __ca_sites(const ca_site* sites, uint32_t count);
 
+// Allocation sites: which statement of the program allocated an array,
+// and the variable it went into, so reports name arrays `u (heat.c:31)`
+// and leave out a library's own buffers (stdout's, allocated inside
+// printf). Right before each call of the program that allocates (malloc,
+// calloc, realloc, aligned_alloc, posix_memalign, memalign, operator new)
+// and each global array's __ca_array, the pass calls
+// __ca_allocation_site(site): the runtime's next allocation is the
+// program's, at that site. site 0: the call is in a library header's code
+// (a std::vector's operator new at -O0): its site is the program's call
+// into the library, __ca_user_site. Before a call from the program's code
+// into a function defined in a system header, the pass saves
+// __ca_user_site, sets it to the call's site, and restores it after, so
+// the allocation is named where the user wrote it, at every -O level.
+// An allocation with no __ca_allocation_site before it is a library's.
+void __ca_allocation_site(uint32_t site);
+extern uint32_t __ca_user_site;
+// The sites' table, one per module from a constructor, as __ca_sites
+// (ids: a hash of file, line and name). name: the variable ("" if none).
+typedef struct {
+  uint32_t id, line;
+  const char* file;
+  const char* name;
+} ca_array_site;
+void __ca_array_sites(const ca_array_site* sites, uint32_t count);
+
 // Region of interest and iteration marks (include/commanalyzer/annotate.h).
 void __commanalyzer_region_begin(void);
 void __commanalyzer_region_end(void);

@@ -298,6 +298,14 @@ void __ca_sites(const ca_site* sites, uint32_t count) {
   (void)count;
 }
 
+// Nor are allocation sites.
+uint32_t __ca_user_site;
+void __ca_allocation_site(uint32_t site) { (void)site; }
+void __ca_array_sites(const ca_array_site* sites, uint32_t count) {
+  (void)sites;
+  (void)count;
+}
+
 ca_label __ca_store(void* addr, uint32_t size, ca_label label, uint32_t site) {
   (void)site;
   if (!size) return label;

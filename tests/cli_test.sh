@@ -124,7 +124,7 @@ cmp -s "$tmp/ok.c" "$tmp/ok.c.orig" && cmp -s "$tmp/ok/build/program.profile" "$
 # processes sends one halo value each way per step (3 steps, 8 bytes).
 out=$("$tool" estimate "$tmp/ok/build/program.profile" --procs 2 --distribution block) || fail "block failed"
 [ "$(awk '$1 == 2 {print $3}' <<<"$out")" = 48 ] || fail "block distribution of the stencil: $out"
-grep -q "arrays (allocation order): #1 2048 B, #2 2048 B" <<<"$out" || fail "arrays not listed: $out"
+grep -q "arrays (allocation order): #1 a (ok.c:2) 2048 B, #2 b (ok.c:2) 2048 B" <<<"$out" || fail "arrays not listed: $out"
 # A user's map: the two halves of a (and of b, aligned with it) on ranks 0 and 1.
 printf '# a and b (aligned)\narray 1 0 127 0\narray 1 128 255 1\n' > "$tmp/half.map"
 out=$("$tool" estimate "$tmp/ok/build/program.profile" --procs 2 --distribution "$tmp/half.map") || fail "map failed"

@@ -364,5 +364,30 @@ TEST(Allocations, VerticesRememberTheirArray) {
   EXPECT_EQ(group(0x10010), 0u);
 }
 
+// Array sites survive the file (version 10); a library's buffer (no site
+// announced) is neither numbered nor named, so the program's arrays keep
+// their numbers whatever the library allocated first.
+TEST(ProfileIo, ArraySitesRoundTripAndNumberTheProgramsArrays) {
+  Analyzer<> a;
+  a.array_site(5, "/src/heat.c", 31, "u");
+  a.array_site(6, "/src/heat.c", 32, "");
+  a.array_site(5, "elsewhere.c", 1, "w");  // the first registration counts
+  a.allocation(0x10000, 4096, 0, /*by_program=*/false);  // stdout's buffer, in printf
+  a.allocation(0x20000, 8 * 256, 5);
+  a.allocation(0x30000, 8 * 256, 6);
+  const auto original = a.take_profile();
+  std::istringstream in(serialise(original, ProfileInfo{}));
+  const auto copy = read_profile(in);
+  ASSERT_EQ(copy.arrays.size(), 3u);
+  ASSERT_EQ(copy.array_sites.size(), 2u);
+  EXPECT_FALSE(copy.arrays[0].by_program);
+  EXPECT_TRUE(copy.arrays[1].by_program);
+  EXPECT_EQ(copy.arrays[1].site, 5u);
+  EXPECT_EQ(copy.array_numbers(), (std::vector<std::uint32_t>{0, 1, 2}));
+  EXPECT_EQ(copy.array_label(1), "");
+  EXPECT_EQ(copy.array_label(2), "u (heat.c:31)");
+  EXPECT_EQ(copy.array_label(3), "heat.c:32");
+}
+
 }  // namespace
 }  // namespace commanalyzer

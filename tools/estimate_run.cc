@@ -74,6 +74,18 @@ std::vector<int> check_process_counts(const EstimatorT& estimator, const GraphSu
   return fit;
 }
 
+// The estimates name arrays by the profile's ids; reports name them by
+// their numbers among the program's arrays (Profile::array_numbers), which
+// a --distribution map uses too. A library's buffer has none: left out.
+void number_arrays(const std::vector<std::uint32_t>& number, std::vector<CommEstimate>& estimates) {
+  auto of = [&](std::uint32_t id) { return id == 0 || id > number.size() ? 0 : number[id - 1]; };
+  for (CommEstimate& e : estimates) {
+    std::erase_if(e.owner_map, [&](OwnerRun& run) { return (run.array = of(run.array)) == 0; });
+    std::erase_if(e.array_shapes, [&](auto& shape) { return (shape.first = of(shape.first)) == 0; });
+    for (SiteTraffic& t : e.sites) std::erase_if(t.arrays, [&](std::uint32_t& a) { return (a = of(a)) == 0; });
+  }
+}
+
 // Whichever partitioner the request names: the graph, the checks that need
 // it, then every count, with progress on stderr for long runs. `phase`
 // says what is being done, for the out-of-memory message.
@@ -88,7 +100,11 @@ EstimateResult estimate_with(const ProfileT& profile, const EstimateRequest& r, 
   summary = {profile.values.count(), profile.flows.flow_count(), estimator.graph().vertex_count(),
              estimator.graph().edge_count(), 0, profile.iterations()};
   for (auto s : estimator.singletons()) summary.singletons += s;
-  for (const auto& a : profile.arrays) summary.arrays.emplace_back(a.bytes, a.indexed_indirectly);
+  for (std::size_t k = 0; k < profile.arrays.size(); ++k) {
+    if (!profile.arrays[k].by_program) continue;
+    summary.arrays.emplace_back(profile.arrays[k].bytes, profile.arrays[k].indexed_indirectly);
+    summary.array_names.push_back(profile.array_label(static_cast<std::uint32_t>(k + 1)));
+  }
   if constexpr (decltype(estimator)::kByLocation) log_locations(estimator.locations());
   const std::vector<int> procs = check_process_counts(estimator, summary, r);
   phase = absl::StrCat("partitioning and costing ", absl::StrJoin(procs, ","), " processes");
@@ -102,6 +118,7 @@ EstimateResult estimate_with(const ProfileT& profile, const EstimateRequest& r, 
     }
   });
   std::cerr << absl::StrFormat("[commanalyzer] estimated in %.1fs\n", elapsed());
+  number_arrays(profile.array_numbers(), result.estimates);
   if (with_graph && estimator.graph().edge_count() <= 100000) {
     std::ostringstream dot;
     estimator.graph().write_graphviz(dot);
@@ -122,6 +139,7 @@ EstimateResult by_location(const ProfileT& profile, const EstimateRequest& r, bo
     name = distributed_partitioner_description();
   } else if (portfolio.map) {
     try {
+      portfolio.map->number_arrays(profile);
       portfolio.map->check(profile.arrays.size(), 1 + portfolio.map->max_rank());
     } catch (const DistributionError& e) {
       throw UsageError(absl::StrCat("--distribution: ", e.what()));

@@ -46,7 +46,12 @@
   // 30 or 0.5: counts per iteration without a useless ".0" (report.h, count).
   const count = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
   const sum = (values) => values.reduce((a, b) => a + b, 0);
-  const arrayName = (id) => `#${id}`;  // the numbers of the text report and of a --distribution map
+  // The numbers of the text report and of a --distribution map, and the
+  // variable and allocation site: "#1 u (heat.c:31)".
+  const arrayName = (id) => {
+    const name = (data.array_names || [])[id - 1];
+    return name ? `#${id} ${name}` : `#${id}`;
+  };
 
   function table(header, rows, attributes) {
     return el('table', attributes || {},

@@ -30,28 +30,32 @@ void check_report_outputs(const ReportOutputs& outputs) {
 void print_run_facts(const LoadedProfile& profile, const ProfileInfo& info) {
   std::cout << absl::StrFormat("profile: %s; %d iteration%s marked\n", info.metadata, profile.iterations(),
                                profile.iterations() == 1 ? "" : "s");
-  // Arrays are named by these numbers in a --distribution file.
-  if (!profile.arrays.empty()) {
+  // Arrays are named by these numbers (or their variables) in a
+  // --distribution file: the program's arrays in allocation order, a
+  // library's own buffers (stdout's) left out (Profile::array_numbers).
+  const std::vector<std::uint32_t> number = profile.array_numbers();
+  std::vector<std::size_t> listed;
+  std::size_t rows = 0;
+  for (std::size_t k = 0; k < profile.arrays.size(); ++k) {
+    if (number[k] == 0) continue;
     // A row of a table of rows holds no bytes of its own: its table's
     // first row's array holds them (record/row_tables.h).
-    std::vector<std::size_t> listed;
-    for (std::size_t k = 0; k < profile.arrays.size(); ++k) {
-      if (profile.arrays[k].bytes != 0) listed.push_back(k);
-    }
-    std::cout << "arrays (allocation order):";
-    constexpr std::size_t kShown = 12;
-    for (std::size_t i = 0; i < std::min(kShown, listed.size()); ++i) {
-      const std::size_t k = listed[i];
-      std::cout << " #" << k + 1 << " " << profile.arrays[k].bytes << " B"
-                << (profile.arrays[k].indexed_indirectly ? " (indexed indirectly)" : "")
-                << (i + 1 < listed.size() ? "," : "");
-    }
-    if (listed.size() > kShown) std::cout << " ... (" << listed.size() << " in all)";
-    if (const std::size_t rows = profile.arrays.size() - listed.size(); rows != 0) {
-      std::cout << "; " << rows << " more: rows of tables of rows, each part of its table's first row's array";
-    }
-    std::cout << "\n";
+    (profile.arrays[k].bytes != 0 ? listed.push_back(k) : void(++rows));
   }
+  if (listed.empty() && rows == 0) return;
+  std::cout << "arrays (allocation order):";
+  constexpr std::size_t kShown = 12;
+  for (std::size_t i = 0; i < std::min(kShown, listed.size()); ++i) {
+    const std::size_t k = listed[i];
+    const std::string name = profile.array_label(static_cast<std::uint32_t>(k + 1));
+    std::cout << " #" << number[k] << (name.empty() ? "" : " ") << name << " " << profile.arrays[k].bytes << " B"
+              << (profile.arrays[k].row_table ? " (table of rows)" : "")
+              << (profile.arrays[k].indexed_indirectly ? " (indexed indirectly)" : "")
+              << (i + 1 < listed.size() ? "," : "");
+  }
+  if (listed.size() > kShown) std::cout << " ... (" << listed.size() << " in all)";
+  if (rows != 0) std::cout << "; " << rows << " more: rows of tables of rows, each part of its table's first row's array";
+  std::cout << "\n";
 }
 
 void write_report(const EstimateResult& result, const ReportOutputs& outputs) {
@@ -80,7 +84,10 @@ void write_report(const EstimateResult& result, const ReportOutputs& outputs) {
     for (const auto& [array, dims] : e.array_shapes) {
       if (dims.size() != 2) continue;
       write_atomically(dir / absl::StrCat("owners_", e.procs, "_array", array, ".svg"),
-                       [&](std::ostream& o) { write_owner_map_svg(o, e, array, dims[0], dims[1]); });
+                       [&](std::ostream& o) {
+                         const std::string name = array <= summary.array_names.size() ? summary.array_names[array - 1] : "";
+                         write_owner_map_svg(o, e, array, dims[0], dims[1], name);
+                       });
     }
   }
   write_atomically(dir / "estimate.json", [&](std::ostream& o) { o << json.view(); });

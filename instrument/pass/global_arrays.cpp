@@ -11,7 +11,7 @@ using namespace llvm;
 
 namespace commanalyzer::pass {
 
-bool registerGlobalArrays(Module &M) {
+bool registerGlobalArrays(Module &M, ArraySites &Sites) {
   const DataLayout &DL = M.getDataLayout();
   SmallVector<GlobalVariable *, 16> Arrays;
   for (GlobalVariable &G : M.globals())
@@ -29,9 +29,13 @@ bool registerGlobalArrays(Module &M) {
   Function *Ctor = Function::Create(FunctionType::get(Type::getVoidTy(C), false),
                                     GlobalValue::InternalLinkage,
                                     "__ca_register_arrays", M);
+  FunctionCallee Site = M.getOrInsertFunction(
+      "__ca_allocation_site", FunctionType::get(Type::getVoidTy(C), {Type::getInt32Ty(C)}, false));
   IRBuilder<> B(BasicBlock::Create(C, "", Ctor));
-  for (GlobalVariable *G : Arrays)
+  for (GlobalVariable *G : Arrays) {
+    B.CreateCall(Site, {ConstantInt::get(Type::getInt32Ty(C), Sites.globalSite(*G))});
     B.CreateCall(Hook, {G, ConstantInt::get(I64, DL.getTypeAllocSize(G->getValueType()).getFixedValue())});
+  }
   B.CreateRetVoid();
   appendToGlobalCtors(M, Ctor, 102);
   return true;

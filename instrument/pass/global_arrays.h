@@ -5,12 +5,14 @@
 #ifndef COMMANALYZER_INSTRUMENT_PASS_GLOBAL_ARRAYS_H_
 #define COMMANALYZER_INSTRUMENT_PASS_GLOBAL_ARRAYS_H_
 
+#include "array_sites.h"
 #include "llvm/IR/Module.h"
 
 namespace commanalyzer::pass {
 
-// Whether M got a constructor (M changed).
-bool registerGlobalArrays(llvm::Module &M);
+// Whether M got a constructor (M changed). Each array's site (its
+// declaration) goes to Sites, announced before its __ca_array.
+bool registerGlobalArrays(llvm::Module &M, ArraySites &Sites);
 
 } // namespace commanalyzer::pass
 

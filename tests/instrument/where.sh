@@ -41,7 +41,7 @@ if sum(s["p2p_messages"] for s in est["sites"]) != est["p2p_messages"]: fail("me
 print("where (%s): halo %d B at line %d (loop %d), allreduce %d B at line %d (loop %d)" % (
     opt, p2p[0]["p2p_bytes"], gather, gather_loop, red[0]["allreduce_bytes"], reduction, reduction_loop))
 PY
-  grep -q "before the loop at where.c:$gather_loop (line $gather): exchange values of array #[12] with up to 2 neighbours" <<<"$out" ||
+  grep -q "before the loop at where.c:$gather_loop (line $gather): exchange values of array #[12][ a-z_]* with up to 2 neighbours" <<<"$out" ||
     fail "report lacks the halo line: $out"
   grep -q "after the loop at where.c:$reduction_loop (line $reduction): allreduce" <<<"$out" ||
     fail "report lacks the reduction line: $out"

@@ -27,9 +27,12 @@ class DistributionError : public std::runtime_error {
 //   array ID FIRST LAST RANK        elements FIRST..LAST of array ID on RANK
 //   grid ID D0xD1[xD2] P0xP1[xP2]   array ID as a row-major D0 x D1 (x D2)
 //                                   grid in blocks of a P0 x P1 (x P2) process grid
-// Arrays are numbered 1, 2, ... in allocation order (`commanalyzer
-// estimate` lists them). Arrays aligned with a named one follow it;
-// others, and elements no line covers, are distributed BLOCK.
+// ID is an array's number, 1, 2, ... in allocation order among the
+// program's arrays (Profile::array_numbers; `commanalyzer estimate` lists
+// them), or the variable it was allocated into (`u`), if one array has that
+// name. Arrays aligned with a named one follow it; others, and elements
+// no line covers, are distributed BLOCK. number_arrays(profile) turns IDs
+// into the profile's arrays before anything else is asked.
 class DistributionMap {
  public:
   static DistributionMap parse(std::istream& in, const std::string& name = "distribution") {
@@ -46,7 +49,7 @@ class DistributionMap {
       Rule rule;
       if (kind == "array") {
         long long first, last, rank;
-        if (!(words >> rule.array >> first >> last >> rank) || first < 0 || last < first || rank < 0) {
+        if (!(words >> rule.named >> first >> last >> rank) || first < 0 || last < first || rank < 0) {
           fail("expected 'array ID FIRST LAST RANK' with 0 <= FIRST <= LAST and RANK >= 0");
         }
         rule.first = static_cast<std::uint64_t>(first);
@@ -54,7 +57,7 @@ class DistributionMap {
         rule.rank = static_cast<ProcId>(rank);
       } else if (kind == "grid") {
         std::string dims, grid;
-        if (!(words >> rule.array >> dims >> grid)) fail("expected 'grid ID D0xD1[xD2] P0xP1[xP2]'");
+        if (!(words >> rule.named >> dims >> grid)) fail("expected 'grid ID D0xD1[xD2] P0xP1[xP2]'");
         rule.dims = parse_extents(dims);
         rule.grid = parse_extents(grid);
         if (rule.dims.empty() || rule.grid.size() != rule.dims.size()) {
@@ -69,7 +72,10 @@ class DistributionMap {
       } else {
         fail("unknown directive '" + kind + "' (expected 'array' or 'grid')");
       }
-      if (rule.array == 0) fail("array numbers start at 1");
+      if (rule.named.find_first_not_of("0123456789") == std::string::npos) {
+        if (rule.named.size() > 9 || std::stoul(rule.named) == 0) fail("array numbers start at 1");
+        rule.array = static_cast<std::uint32_t>(std::stoul(rule.named));
+      }
       std::string extra;
       if (words >> extra) fail("unexpected '" + extra + "'");
       map.rules_.push_back(std::move(rule));
@@ -83,6 +89,45 @@ class DistributionMap {
     ProcId r = 0;
     for (const Rule& rule : rules_) r = std::max(r, rule.rank);
     return r;
+  }
+
+  // Turns each rule's ID (an array's number or variable) into the id of
+  // the profile's array (Profile::arrays[id - 1]).
+  template <class ProfileT>
+  void number_arrays(const ProfileT& profile) {
+    const std::vector<std::uint32_t> number = profile.array_numbers();
+    std::vector<std::uint32_t> id_of;  // number - 1 -> id
+    for (std::size_t k = 0; k < number.size(); ++k) {
+      if (number[k] != 0) id_of.push_back(static_cast<std::uint32_t>(k + 1));
+    }
+    for (Rule& rule : rules_) {
+      if (rule.numbered) continue;
+      rule.numbered = true;
+      if (rule.array != 0) {
+        if (rule.array > id_of.size()) {
+          throw DistributionError("distribution names array " + rule.named + ", but the profile has " +
+                                  std::to_string(id_of.size()) + " array" + (id_of.size() == 1 ? "" : "s"));
+        }
+        rule.array = id_of[rule.array - 1];
+        continue;
+      }
+      // The arrays holding data allocated into that variable.
+      std::vector<std::uint32_t> named;
+      for (std::uint32_t id : id_of) {
+        const auto& a = profile.arrays[id - 1];
+        const auto* site = profile.find_array_site(a.site);
+        if (site != nullptr && site->name == rule.named && a.bytes != 0 && !a.row_table) named.push_back(id);
+      }
+      if (named.size() != 1) {
+        throw DistributionError("distribution names array '" + rule.named + "', but " +
+                                (named.empty() ? std::string("no array") : std::to_string(named.size()) + " arrays") +
+                                " of the program " + (named.empty() ? "was" : "were") +
+                                " allocated into a variable of that name; give its number (`commanalyzer estimate` "
+                                "lists the arrays)");
+      }
+      rule.array = named.front();
+      rule.named = "'" + rule.named + "' (" + std::to_string(number[rule.array - 1]) + ")";
+    }
   }
 
   // Checks the map against the profile's arrays and `procs` before any work.
@@ -130,7 +175,7 @@ class DistributionMap {
     for (const Rule& rule : rules_) {
       if (rule.array >= class_of_array.size() || class_of_array[rule.array] == LocationIndex::kNoClass ||
           index.classes()[class_of_array[rule.array]].locations == 0) {
-        throw DistributionError("distribution names array " + std::to_string(rule.array) +
+        throw DistributionError("distribution names array " + rule.named +
                                 ", which holds no data the region uses (a row of a table of rows is part of the "
                                 "array of the table's first row; `commanalyzer estimate` lists the arrays)");
       }
@@ -139,7 +184,7 @@ class DistributionMap {
       // where the region used one element or none.
       if (cls.locations < 2) continue;
       const std::uint64_t elements = cls.elements();
-      const std::string has = "array " + std::to_string(rule.array) + " has " + std::to_string(elements) +
+      const std::string has = "array " + rule.named + " has " + std::to_string(elements) +
                               " elements of " + std::to_string(cls.element_bytes) + " B";
       if (!rule.dims.empty()) {
         std::uint64_t size = 1;
@@ -178,6 +223,8 @@ class DistributionMap {
 
  private:
   struct Rule {
+    std::string named;  // as the map names it: a number, or a variable
+    bool numbered = false;  // array is the profile's id (number_arrays)
     std::uint32_t array = 0;
     std::uint64_t first = 0, last = 0;
     ProcId rank = 0;

@@ -269,10 +269,23 @@ class Analyzer {
   // Blocks under kMinTrackedAllocation bytes are not worth a map entry.
   static constexpr std::uint64_t kMinTrackedAllocation = 1024;
 
-  void allocation(Address start, std::uint64_t size) {
+  // `site`: where the program allocated it (array_site; 0 unknown);
+  // by_program false: a library's own buffer (Profile::Array::by_program).
+  void allocation(Address start, std::uint64_t size, std::uint32_t site = 0, bool by_program = true) {
     if (size < kMinTrackedAllocation) return;
     allocations_[start] = {start + size, ++allocation_count_, current_iteration()};
-    profile_.arrays.push_back({start, size});
+    auto& array = profile_.arrays.emplace_back();
+    array.base = start;
+    array.bytes = size;
+    array.site = site;
+    array.by_program = by_program;
+  }
+
+  // An allocation site of the program (the pass registers every site it
+  // passes to allocation); the first registration of an id counts.
+  void array_site(std::uint32_t id, std::string file, std::uint32_t line, std::string name) {
+    if (id == 0 || !array_site_ids_.insert(id).second) return;
+    profile_.array_sites.push_back({id, line, std::move(file), std::move(name)});
   }
 
   void release(Address start) {
@@ -448,6 +461,7 @@ class Analyzer {
   RowTables row_tables_;
   std::vector<std::uint32_t> arrays_read_;  // words_read_exceed's scratch
   std::set<std::uint32_t> site_ids_;
+  std::set<std::uint32_t> array_site_ids_;
   std::uint32_t allocation_count_ = 0;
   std::vector<ValueId> sources_;
   RunningLoopResult<SlicerT> running_result_;

@@ -62,8 +62,28 @@ struct Profile {
     // The region copies values into it (y[i] = x[i], memcpy): what its
     // locations hold is then not all homed there (private_arrays.h).
     bool copied_into = false;
+    // Allocated by the program's own code (an allocation call or global
+    // the pass instrumented); false for a library's own buffers (stdout's,
+    // allocated inside printf), which reports leave out and do not number.
+    bool by_program = true;
+    // A table of rows (row_tables.h): its pointers are structure; its rows
+    // are one array, the first row's, which carries the table's site.
+    bool row_table = false;
+    // Where the program allocated it (array_sites; 0: unknown).
+    std::uint32_t site = 0;
   };
   std::vector<Array> arrays;
+  // Allocation sites (instrument/pass/array_sites.h): the statement that
+  // allocated an array, as the user wrote it (a std::vector's declaration,
+  // not the library header's operator new), and the variable the array
+  // went into ("" if none is known).
+  struct ArraySite {
+    std::uint32_t id = 0;
+    std::uint32_t line = 0;
+    std::string file;
+    std::string name;
+  };
+  std::vector<ArraySite> array_sites;
   // Copies from one tracked array into another (memcpy, realloc, a
   // growing std::vector's move): where the values of a freed array live on.
   struct Move {
@@ -113,6 +133,36 @@ struct Profile {
       if (s.id == id) return &s;
     }
     return nullptr;
+  }
+
+  const ArraySite* find_array_site(std::uint32_t id) const {
+    for (const ArraySite& s : array_sites) {
+      if (s.id == id) return &s;
+    }
+    return nullptr;
+  }
+
+  // The numbers reports and --distribution maps give arrays: 1, 2, ... in
+  // allocation order among the program's arrays only, so a library buffer
+  // allocated first (printf before malloc) renumbers nothing.
+  // numbers[id - 1] is array id's number, 0 for a library's buffer.
+  std::vector<std::uint32_t> array_numbers() const {
+    std::vector<std::uint32_t> number(arrays.size(), 0);
+    std::uint32_t next = 0;
+    for (std::size_t k = 0; k < arrays.size(); ++k) {
+      if (arrays[k].by_program) number[k] = ++next;
+    }
+    return number;
+  }
+  // "u (heat.c:31)", "heat.c:31" without a variable, "" if no site is known.
+  std::string array_label(std::uint32_t id) const {
+    if (id == 0 || id > arrays.size()) return "";
+    const ArraySite* s = find_array_site(arrays[id - 1].site);
+    if (s == nullptr) return "";
+    std::string file = s->file.substr(s->file.find_last_of('/') + 1);
+    std::string where = file.empty() ? std::string() : file + ":" + std::to_string(s->line);
+    if (s->name.empty()) return where;
+    return where.empty() ? s->name : s->name + " (" + where + ")";
   }
 
   std::size_t vertex_count() const { return vertex_home.size(); }

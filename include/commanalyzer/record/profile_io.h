@@ -24,6 +24,11 @@
 //              u64 site runs; per run u32 first value u32 site
 //   version 9: u64 reductions; per reduction u32 vertex (ascending) u32 site
 //              (Profile::reductions)
+//   version 10: u64 array sites; per site u32 id u32 line, u64 length +
+//              bytes: file, u64 length + bytes: variable name; then per
+//              array u32 site (Profile::array_sites, Array::site); array
+//              flags bit 4: a library's own buffer (not by_program), bit 5:
+//              a table of rows
 //   u64 flows; u64 sources; then
 //     version 4: u64 length + the chains as VarintFlowStore codes them
 //                (compressor.h: varint value delta, varint count, varint
@@ -33,7 +38,8 @@
 //     version 4: FNV-1a over the little-endian 64-bit words of the stream
 //                (the last one zero-padded), then over the byte length
 //     version 3: FNV-1a over the bytes
-// Writers write version 9; readers read 3 to 9 (older profiles have no
+// Writers write version 10; readers read 3 to 10 (before version 10 arrays
+// have no sites and all are the program's; older profiles have no
 // sites: the estimate is the same, its "where" is empty; a version 7 site's
 // loop is taken to be in the statement's file; before version 9 no loop
 // result is known to be a reduction, and the singleton scorer alone finds
@@ -63,7 +69,7 @@
 namespace commanalyzer {
 
 inline constexpr char kProfileMagic[8] = {'C', 'A', 'P', 'R', 'O', 'F', 'I', 'L'};
-inline constexpr std::uint32_t kProfileVersion = 9;
+inline constexpr std::uint32_t kProfileVersion = 10;
 inline constexpr std::uint32_t kOldestReadableProfileVersion = 3;
 
 class ProfileError : public std::runtime_error {
@@ -403,7 +409,8 @@ void write_profile(std::ostream& out, const Profile<BasicCompactValueStore<Liven
   for (const auto& a : profile.arrays) {
     w.put<std::uint64_t>(a.base);
     w.put<std::uint64_t>(a.bytes);
-    w.put<std::uint64_t>((a.freed ? 1 : 0) | (a.indexed_indirectly ? 2 : 0) | (a.scratch ? 4 : 0) | (a.copied_into ? 8 : 0));
+    w.put<std::uint64_t>((a.freed ? 1 : 0) | (a.indexed_indirectly ? 2 : 0) | (a.scratch ? 4 : 0) | (a.copied_into ? 8 : 0) |
+                           (a.by_program ? 0 : 16) | (a.row_table ? 32 : 0));
   }
   w.put<std::uint64_t>(profile.moves.size());
   for (const auto& m : profile.moves) {
@@ -431,6 +438,16 @@ void write_profile(std::ostream& out, const Profile<BasicCompactValueStore<Liven
     w.put<std::uint32_t>(reduction.vertex);
     w.put<std::uint32_t>(reduction.site);
   }
+  w.put<std::uint64_t>(profile.array_sites.size());
+  for (const auto& site : profile.array_sites) {
+    w.put<std::uint32_t>(site.id);
+    w.put<std::uint32_t>(site.line);
+    for (const std::string* name : {&site.file, &site.name}) {
+      w.put<std::uint64_t>(name->size());
+      w.bytes(name->data(), name->size());
+    }
+  }
+  for (const auto& a : profile.arrays) w.put<std::uint32_t>(a.site);
 
   w.put<std::uint64_t>(profile.flows.flow_count());
   w.put<std::uint64_t>(profile.flows.source_count());
@@ -541,6 +558,8 @@ inline LoadedProfile read_profile(std::istream& in, ProfileInfo* info = nullptr)
       a.indexed_indirectly = (flags & 2) != 0;
       a.scratch = (flags & 4) != 0;
       a.copied_into = meta.version < 8 || (flags & 8) != 0;  // unknown before: as if copied into
+      a.by_program = (flags & 16) == 0;
+      a.row_table = (flags & 32) != 0;
     }
     const auto moves = r.get<std::uint64_t>();
     if (moves > (std::uint64_t{1} << 32)) throw ProfileError("corrupt profile: impossible move count");
@@ -600,6 +619,22 @@ inline LoadedProfile read_profile(std::istream& in, ProfileInfo* info = nullptr)
         throw ProfileError("corrupt profile: bad reduction vertex");
       }
     }
+  }
+  if (meta.version >= 10) {
+    const auto sites = r.get<std::uint64_t>();
+    if (sites > (std::uint64_t{1} << 24)) throw ProfileError("corrupt profile: impossible array site count");
+    profile.array_sites.resize(sites);
+    for (auto& site : profile.array_sites) {
+      site.id = r.get<std::uint32_t>();
+      site.line = r.get<std::uint32_t>();
+      for (std::string* text : {&site.file, &site.name}) {
+        const auto length = r.get<std::uint64_t>();
+        if (length > 4096) throw ProfileError("corrupt profile: array site name too long");
+        text->resize(length);
+        r.bytes(text->data(), length);
+      }
+    }
+    for (auto& a : profile.arrays) a.site = r.get<std::uint32_t>();
   }
 
   const auto flow_count = r.get<std::uint64_t>();

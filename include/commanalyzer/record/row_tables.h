@@ -75,6 +75,11 @@ class RowTables {
         row.bytes = 0;  // its locations are the fused array's now
       }
       array.bytes = slots.size() * bytes;
+      // The 2-D array is the table's, as the program names it (`u`, not
+      // the `u[i]` of its rows).
+      auto& table_array = profile.arrays[table - 1];
+      table_array.row_table = true;
+      if (table_array.site != 0) array.site = table_array.site;
     }
     // A location in row g, or a move's end in it, is now in the fused array.
     auto fused_row = [&](std::uint32_t g) { return g != 0 && g < place.size() && place[g].array != 0; };

@@ -26,9 +26,12 @@ struct GraphSummary {
   std::uint64_t edges = 0;
   std::uint64_t singletons = 0;
   std::uint64_t iterations = 0;
-  // The profile's arrays in allocation order (their numbers in a
-  // --distribution map): bytes, and whether indexed indirectly.
+  // The program's arrays in allocation order (their numbers in a
+  // --distribution map; a library's own buffers left out): bytes, and
+  // whether indexed indirectly.
   std::vector<std::pair<std::uint64_t, bool>> arrays;
+  // Their names, "u (heat.c:31)" (Profile::array_label; "" if unknown).
+  std::vector<std::string> array_names;
 };
 
 inline std::string human_bytes(double bytes) {
@@ -68,7 +71,10 @@ inline std::string site_place(const SiteTraffic& t, bool after) {
 
 // Where the largest estimate's traffic is consumed in the source, per
 // iteration when iterations are marked: one line per site, largest first.
-inline void print_where(std::ostream& out, const CommEstimate& e, std::size_t max_sites = 8) {
+// `names`: GraphSummary::array_names; an array whose variable is known is
+// "#1 u".
+inline void print_where(std::ostream& out, const CommEstimate& e, std::size_t max_sites = 8,
+                        const std::vector<std::string>& names = {}) {
   if (e.sites.empty() || (e.sites.size() == 1 && e.sites.front().site == 0)) return;
   const double per = e.iterations > 0 ? static_cast<double>(e.iterations) : 1.0;
   out << absl::StrFormat("\nwhere (%d processes%s):\n", e.procs, e.iterations > 0 ? ", per iteration" : "");
@@ -76,7 +82,12 @@ inline void print_where(std::ostream& out, const CommEstimate& e, std::size_t ma
     const SiteTraffic& t = e.sites[k];
     if (t.p2p_bytes > 0) {
       std::string arrays;
-      for (std::uint32_t a : t.arrays) arrays += absl::StrCat(arrays.empty() ? "" : ",", " #", a);
+      for (std::uint32_t a : t.arrays) {
+        // "u (heat.c:31)" -> "u"; "heat.c:31" (no variable) -> "".
+        const std::string label = a != 0 && a <= names.size() ? names[a - 1] : "";
+        const std::string variable = label.find(" (") != std::string::npos ? label.substr(0, label.find(" (")) : "";
+        arrays += absl::StrCat(arrays.empty() ? "" : ",", " #", a, variable.empty() ? "" : " ", variable);
+      }
       if (!arrays.empty()) arrays = absl::StrCat(" values of array", t.arrays.size() == 1 ? "" : "s", arrays);
       const double messages = static_cast<double>(t.p2p_messages) / per;
       out << absl::StrFormat("  %s: exchange%s with up to %d neighbour%s, %.0f B in %s message%s\n",
@@ -160,11 +171,20 @@ inline void print_table(std::ostream& out, const GraphSummary& graph, const std:
     const auto largest = std::max_element(estimates.begin(), estimates.end(),
                                           [](const CommEstimate& a, const CommEstimate& b) { return a.procs < b.procs; });
     print_balance(out, *largest);
-    print_where(out, *largest);
+    print_where(out, *largest, 8, graph.array_names);
   }
 }
 
 namespace report_internal {
+// Text in an SVG/XML element: & < > escaped.
+inline std::string xml_escape(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    out += c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : std::string(1, c);
+  }
+  return out;
+}
+
 // A JSON string's contents: quotes, backslashes and control characters
 // escaped, and a byte that starts no valid UTF-8 sequence (a file name in
 // another encoding) replaced by U+FFFD, so that the document stays JSON.
@@ -298,14 +318,24 @@ inline void write_json(std::ostream& out, const GraphSummary& graph, const std::
   for (std::size_t a = 0; a < graph.arrays.size(); ++a) {
     out << (a ? "," : "") << "[" << graph.arrays[a].first << "," << (graph.arrays[a].second ? 1 : 0) << "]";
   }
-  out << "]}\n";
+  out << "]";
+  // "u (heat.c:31)" per array, as "arrays" ("" if unknown)
+  if (!graph.array_names.empty()) {
+    out << ", \"array_names\": [";
+    for (std::size_t a = 0; a < graph.array_names.size(); ++a) {
+      out << (a ? "," : "") << "\"" << report_internal::json_escape(graph.array_names[a]) << "\"";
+    }
+    out << "]";
+  }
+  out << "}\n";
 }
 
 // The owner map of a 2-D array (rows x cols, from CommEstimate::array_shapes)
 // as a picture: one colour per process, grey where the region touched
 // nothing; at most 256 x 256 cells (larger arrays are sampled).
+// `name`: the array's (GraphSummary::array_names), "" if unknown.
 inline void write_owner_map_svg(std::ostream& out, const CommEstimate& e, std::uint32_t array, std::uint64_t rows,
-                                std::uint64_t cols) {
+                                std::uint64_t cols, const std::string& name = "") {
   std::vector<OwnerRun> runs;
   for (const OwnerRun& run : e.owner_map) {
     if (run.array == array) runs.push_back(run);
@@ -316,8 +346,8 @@ inline void write_owner_map_svg(std::ostream& out, const CommEstimate& e, std::u
   out << absl::StrFormat("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
                          "font-family=\"sans-serif\" font-size=\"12\" shape-rendering=\"crispEdges\">\n",
                          cell * shown_cols + 2 * margin, cell * shown_rows + 2 * margin);
-  out << absl::StrFormat("<text x=\"%d\" y=\"18\">array #%d (%d x %d), %d processes, %s</text>\n", margin, array, rows,
-                         cols, e.procs, e.distribution);
+  out << absl::StrFormat("<text x=\"%d\" y=\"18\">array #%d%s%s (%d x %d), %d processes, %s</text>\n", margin, array,
+                         name.empty() ? "" : " ", report_internal::xml_escape(name), rows, cols, e.procs, e.distribution);
   for (std::uint64_t r = 0; r < shown_rows; ++r) {
     for (std::uint64_t c = 0; c < shown_cols; ++c) {
       const std::uint64_t i = (r * rows / shown_rows) * cols + c * cols / shown_cols;
