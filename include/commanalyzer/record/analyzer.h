@@ -37,6 +37,7 @@
 #include "commanalyzer/record/shadow_memory.h"
 #include "commanalyzer/record/shadow_words.h"
 #include "commanalyzer/record/slicer.h"
+#include "commanalyzer/record/tracked_arrays.h"
 #include "commanalyzer/record/types.h"
 #include "commanalyzer/record/value_store.h"
 
@@ -118,7 +119,7 @@ class Analyzer {
       ++stats_.replications;
       // An array's element copied here (x[i] = y[i]); a scalar stored here
       // (a loop's minimum into a parameter block) is computed into it.
-      if (profile_.vertex_group[profile_.values.vertex(copy)] != 0) note_copy_into(addr);
+      if (counting_ && profile_.vertex_group[profile_.values.vertex(copy)] != 0) arrays_.mark_copied_into(profile_, addr);
       words_.assign(profile_.values, first, last, copy);
       rehome_loop_result(copy, addr);
       return label;
@@ -226,7 +227,7 @@ class Analyzer {
     const VertexId vertex = profile_.values.vertex(v);
     if (profile_.vertex_home[vertex] < kLoopResultBase) return;
     profile_.vertex_home[vertex] = addr;
-    profile_.vertex_group[vertex] = allocations_.empty() ? 0 : allocation_of(addr);
+    profile_.vertex_group[vertex] = arrays_.array_of(addr);
   }
 
   // memcpy/memmove: every word of the destination takes the value of the
@@ -235,8 +236,8 @@ class Analyzer {
   // element size, so the first typed load there creates the input.
   void copy(Address dst, Address src, std::uint64_t size) {
     if (size == 0) return;
-    note_copy_into(dst);
-    if (!allocations_.empty()) note_move(dst, src, size);
+    if (counting_) arrays_.mark_copied_into(profile_, dst);
+    arrays_.note_move(profile_, dst, src, size);
     // The words of src + k * kWordBytes (and of dst) are consecutive.
     words_.copy(profile_.values, src / kWordBytes, dst / kWordBytes, (size + kWordBytes - 1) / kWordBytes);
   }
@@ -264,21 +265,11 @@ class Analyzer {
     profile_.sites.push_back({id, line, loop_line, std::move(file), std::move(loop_file)});
   }
 
-  // Heap allocations: a vertex remembers which array its home lies in, so
-  // the partitioner can spread every large array over all processes (SPMD).
-  // Blocks under kMinTrackedAllocation bytes are not worth a map entry.
-  static constexpr std::uint64_t kMinTrackedAllocation = 1024;
-
-  // `site`: where the program allocated it (array_site; 0 unknown);
-  // by_program false: a library's own buffer (Profile::Array::by_program).
+  // Heap allocations (TrackedArrays). `site`: where the program allocated
+  // it (array_site; 0 unknown); by_program false: a library's own buffer.
+  static constexpr std::uint64_t kMinTrackedAllocation = TrackedArrays::kMinBytes;
   void allocation(Address start, std::uint64_t size, std::uint32_t site = 0, bool by_program = true) {
-    if (size < kMinTrackedAllocation) return;
-    allocations_[start] = {start + size, ++allocation_count_, current_iteration()};
-    auto& array = profile_.arrays.emplace_back();
-    array.base = start;
-    array.bytes = size;
-    array.site = site;
-    array.by_program = by_program;
+    arrays_.allocate(profile_, start, size, site, by_program, current_iteration());
   }
 
   // An allocation site of the program (the pass registers every site it
@@ -288,27 +279,11 @@ class Analyzer {
     profile_.array_sites.push_back({id, line, std::move(file), std::move(name)});
   }
 
-  void release(Address start) {
-    if (copied_into_.first == start) copied_into_ = {0, 0};  // the block may be reallocated unmarked
-    if (auto it = allocations_.find(start); it != allocations_.end()) {
-      auto& array = profile_.arrays[it->second.id - 1];
-      array.freed = true;
-      array.scratch = it->second.allocated_in != kOutsideRegion && it->second.allocated_in == current_iteration();
-      allocations_.erase(it);
-    }
-  }
+  void release(Address start) { arrays_.release(profile_, start, current_iteration()); }
 
   // A pointer stored at `at`: the start of a tracked block stored into
   // another makes the first a row of a table of rows (row_tables.h).
-  void pointer_stored(Address at, Address value) {
-    if (allocations_.empty()) return;
-    const auto row = allocations_.find(value);
-    if (row == allocations_.end() && row_tables_.empty()) return;
-    const auto table = block_containing(at);
-    if (table == allocations_.end()) return;
-    const bool a_row = row != allocations_.end() && row->first != table->first;
-    row_tables_.note(table->second.id, at - table->first, a_row ? row->second.id : 0);
-  }
+  void pointer_stored(Address at, Address value) { arrays_.pointer_stored(at, value); }
 
   // An access in the region at an index read from an array (x[col[k]]):
   // its array is marked. Returns the array's extent [first, end), which
@@ -316,22 +291,7 @@ class Analyzer {
   // the region, an untracked block).
   std::pair<Address, Address> indexed_indirectly(Address addr) {
     if (!counting_) return {0, 0};
-    const auto it = block_containing(addr);
-    if (it == allocations_.end()) return {0, 0};
-    profile_.arrays[it->second.id - 1].indexed_indirectly = true;
-    return {it->first, it->second.end};
-  }
-
-  // The tracked block holding addr, else allocations_.end().
-  auto block_containing(Address addr) const {
-    const auto it = allocations_.upper_bound(addr);
-    if (it == allocations_.begin() || addr >= std::prev(it)->second.end) return allocations_.cend();
-    return std::prev(it);
-  }
-
-  std::uint32_t allocation_of(Address addr) const {
-    const auto it = block_containing(addr);
-    return it == allocations_.end() ? 0 : it->second.id;
+    return arrays_.mark_indexed_indirectly(profile_, addr);
   }
 
   // The first region_begin discards what was recorded before it: only the
@@ -361,7 +321,7 @@ class Analyzer {
   // does not count copies learns here which values are live.
   void finish() {
     region_end();
-    row_tables_.fuse(profile_);
+    arrays_.fuse_row_tables(profile_);
     if constexpr (!kCountsCopies) {
       profile_.values.reset_live();
       words_.shadow().for_each_value([&](ValueId v) { profile_.values.mark_live(v); });
@@ -393,28 +353,9 @@ class Analyzer {
     return v;
   }
 
-  // A copy into a tracked array in the region (Profile::Array::copied_into).
-  // The block last marked needs no lookup: copies come in runs (a copy-back
-  // loop, a memcpy).
-  void note_copy_into(Address dst) {
-    if (!counting_ || (dst >= copied_into_.first && dst < copied_into_.second)) return;
-    const auto it = block_containing(dst);
-    if (it == allocations_.end()) return;
-    profile_.arrays[it->second.id - 1].copied_into = true;
-    copied_into_ = {it->first, it->second.end};
-  }
-
-  // A copy between two tracked arrays: where a freed array's values live on.
-  void note_move(Address dst, Address src, std::uint64_t size) {
-    const std::uint32_t from = allocation_of(src), to = allocation_of(dst);
-    if (from == 0 || to == 0 || from == to) return;
-    profile_.moves.push_back(
-        {from, to, src - profile_.arrays[from - 1].base, dst - profile_.arrays[to - 1].base, size});
-  }
-
   // A new instance; joins `vertex`, or starts a vertex homed at addr.
   ValueId new_value(Address addr, std::uint32_t size, bool input, VertexId vertex) {
-    if (vertex == kNoVertex) vertex = profile_.add_vertex(addr, allocations_.empty() ? 0 : allocation_of(addr));
+    if (vertex == kNoVertex) vertex = profile_.add_vertex(addr, arrays_.array_of(addr));
     const ValueId v = profile_.values.create(size, input, vertex);
     ++profile_.vertex_weight[vertex];
     return v;
@@ -427,7 +368,6 @@ class Analyzer {
   Coalescing coalescing_;
   ProfileType profile_;
   AnalyzerStats stats_;
-  static constexpr std::size_t kOutsideRegion = ~std::size_t{0};
   // Are the words of the arrays holding `sources` (each array once), and one
   // per source in none (a local, a global, another loop's result), more
   // than `bound`? Counting stops there: a small result (an element's 8
@@ -448,26 +388,18 @@ class Analyzer {
     return false;
   }
   // The iteration of an explicit region under way (marks so far), or
-  // kOutsideRegion.
+  // TrackedArrays::kOutsideRegion.
   std::size_t current_iteration() const {
-    return counting_ && explicit_region_ ? profile_.iteration_marks.size() : kOutsideRegion;
+    return counting_ && explicit_region_ ? profile_.iteration_marks.size() : TrackedArrays::kOutsideRegion;
   }
-  struct Block {
-    Address end = 0;
-    std::uint32_t id = 0;
-    std::size_t allocated_in = 0;  // current_iteration() at allocation
-  };
-  std::map<Address, Block> allocations_;
-  RowTables row_tables_;
+  TrackedArrays arrays_;
   std::vector<std::uint32_t> arrays_read_;  // words_read_exceed's scratch
   std::set<std::uint32_t> site_ids_;
   std::set<std::uint32_t> array_site_ids_;
-  std::uint32_t allocation_count_ = 0;
   std::vector<ValueId> sources_;
   RunningLoopResult<SlicerT> running_result_;
   LoopReductions reductions_;
   bool counting_ = true;
-  std::pair<Address, Address> copied_into_{0, 0};  // [first, end) of the block note_copy_into marked last
   bool explicit_region_ = false;
 };
 
