@@ -336,17 +336,12 @@ concept HasVarintCode = requires(const Flows& flows) {
 
 }  // namespace profile_io_internal
 
-template <class Liveness, class Flows>
-void write_profile(std::ostream& out, const Profile<BasicCompactValueStore<Liveness>, Flows>& profile,
-                   const ProfileInfo& info) {
-  profile_io_internal::Writer w(out);
-  w.bytes(kProfileMagic, sizeof kProfileMagic);
-  w.put(kProfileVersion);
-  w.put(info.word_bytes);
-  w.put<std::uint64_t>(info.metadata.size());
-  w.bytes(info.metadata.data(), info.metadata.size());
+namespace profile_io_internal {
 
-  const auto& values = profile.values;
+// The values in runs of alike ones (size, input, vertex code), 64 at a
+// time where a sweep made them alike.
+template <class Liveness>
+void write_values(Writer& w, const BasicCompactValueStore<Liveness>& values) {
   w.put<std::uint64_t>(values.count());
   {
     std::vector<std::uint8_t> chunk(std::size_t{1} << 20);
@@ -398,6 +393,12 @@ void write_profile(std::ostream& out, const Profile<BasicCompactValueStore<Liven
     w.bytes(chunk.data(), static_cast<std::size_t>(out - chunk.data()));
   }
 
+}
+
+// The vertices' columns, iteration marks, arrays, moves, sites,
+// reductions and array sites.
+template <class Profile>
+void write_tables(Writer& w, const Profile& profile) {
   w.put<std::uint64_t>(profile.vertex_count());
   w.array(profile.vertex_home);
   w.array(profile.vertex_weight);
@@ -449,17 +450,23 @@ void write_profile(std::ostream& out, const Profile<BasicCompactValueStore<Liven
   }
   for (const auto& a : profile.arrays) w.put<std::uint32_t>(a.site);
 
-  w.put<std::uint64_t>(profile.flows.flow_count());
-  w.put<std::uint64_t>(profile.flows.source_count());
+}
+
+// The value flows as varint chains (VarintFlowStore's coding), its length
+// first.
+template <class Flows>
+void write_flows(Writer& w, const Flows& flows) {
+  w.put<std::uint64_t>(flows.flow_count());
+  w.put<std::uint64_t>(flows.source_count());
   if constexpr (profile_io_internal::HasVarintCode<Flows>) {
-    const std::span<const std::uint8_t> code = profile.flows.code();
+    const std::span<const std::uint8_t> code = flows.code();
     w.put<std::uint64_t>(code.size());
     w.bytes(code.data(), code.size());
   } else {
     // The same coding, produced here chunk by chunk: its length first.
     auto each_chunk = [&](auto&& emit) {
       VarintFlowStore chunk;
-      profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
+      flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
         chunk.append(v, sources);
         if (chunk.code().size() >= (std::size_t{1} << 20)) {
           emit(chunk.code());
@@ -473,6 +480,22 @@ void write_profile(std::ostream& out, const Profile<BasicCompactValueStore<Liven
     w.put<std::uint64_t>(length);
     each_chunk([&](std::span<const std::uint8_t> code) { w.bytes(code.data(), code.size()); });
   }
+}
+
+}  // namespace profile_io_internal
+
+template <class Liveness, class Flows>
+void write_profile(std::ostream& out, const Profile<BasicCompactValueStore<Liveness>, Flows>& profile,
+                   const ProfileInfo& info) {
+  profile_io_internal::Writer w(out);
+  w.bytes(kProfileMagic, sizeof kProfileMagic);
+  w.put(kProfileVersion);
+  w.put(info.word_bytes);
+  w.put<std::uint64_t>(info.metadata.size());
+  w.bytes(info.metadata.data(), info.metadata.size());
+  profile_io_internal::write_values(w, profile.values);
+  profile_io_internal::write_tables(w, profile);
+  profile_io_internal::write_flows(w, profile.flows);
   const std::uint64_t checksum = w.hash();
   w.put(checksum);
   w.flush();
@@ -484,10 +507,19 @@ void write_profile(std::ostream& out, const Profile<BasicCompactValueStore<Liven
 // profile file is 64 MB).
 using LoadedProfile = Profile<CompactValueStore, VarintFlowStore>;
 
-// Reads a profile written by write_profile; throws ProfileError naming the
-// problem (not a profile, other version, truncated, corrupt).
-inline LoadedProfile read_profile(std::istream& in, ProfileInfo* info = nullptr) {
-  profile_io_internal::Reader r(in);
+namespace profile_io_internal {
+
+// A length-prefixed text of at most 4096 bytes (`what` names it in the
+// error).
+inline void read_text(Reader& r, std::string& out, const char* what) {
+  const auto length = r.get<std::uint64_t>();
+  if (length > 4096) throw ProfileError(std::string("corrupt profile: ") + what + " too long");
+  out.resize(length);
+  r.bytes(out.data(), length);
+}
+
+// Magic, a version this build reads, word size and metadata.
+inline ProfileInfo read_header(Reader& r) {
   char magic[sizeof kProfileMagic];
   try {
     r.bytes(magic, sizeof magic);
@@ -508,14 +540,16 @@ inline LoadedProfile read_profile(std::istream& in, ProfileInfo* info = nullptr)
   if (meta_len > (1u << 20)) throw ProfileError("corrupt profile: metadata too long");
   meta.metadata.resize(meta_len);
   r.bytes(meta.metadata.data(), meta_len);
+  return meta;
+}
 
-  LoadedProfile profile;
-  const auto value_count = r.get<std::uint64_t>();
-  if (value_count > 0xfffffffe) throw ProfileError("corrupt profile: impossible value count");
+// The values (in runs from version 4), then the vertices' columns and the
+// iteration marks.
+inline void read_values(Reader& r, std::uint32_t version, std::uint64_t value_count, LoadedProfile& profile) {
   std::uint64_t vertex_count = 0;
-  if (meta.version >= 4) {
+  if (version >= 4) {
     std::uint64_t unbounded = ~std::uint64_t{0};
-    profile_io_internal::VertexCode vertex_code;
+    VertexCode vertex_code;
     std::uint64_t vertex_end = 0;  // 1 + the largest vertex named
     for (std::uint64_t i = 0; i < value_count;) {
       const std::uint64_t token = r.varint(unbounded);
@@ -546,97 +580,100 @@ inline LoadedProfile read_profile(std::istream& in, ProfileInfo* info = nullptr)
   profile.vertex_weight = r.array<std::uint32_t, BigArray<std::uint32_t>>(vertex_count);
   profile.vertex_group = r.array<std::uint32_t, BigArray<std::uint32_t>>(vertex_count);
   profile.iteration_marks = r.array<ValueId>(r.get<std::uint64_t>());
-  if (meta.version >= 5) {
-    const auto arrays = r.get<std::uint64_t>();
-    if (arrays > vertex_count + (1u << 20)) throw ProfileError("corrupt profile: impossible array count");
-    profile.arrays.resize(arrays);
-    for (auto& a : profile.arrays) {
-      a.base = r.get<std::uint64_t>();
-      a.bytes = r.get<std::uint64_t>();
-      const auto flags = r.get<std::uint64_t>();
-      a.freed = (flags & 1) != 0;
-      a.indexed_indirectly = (flags & 2) != 0;
-      a.scratch = (flags & 4) != 0;
-      a.copied_into = meta.version < 8 || (flags & 8) != 0;  // unknown before: as if copied into
-      a.by_program = (flags & 16) == 0;
-      a.row_table = (flags & 32) != 0;
-    }
-    const auto moves = r.get<std::uint64_t>();
-    if (moves > (std::uint64_t{1} << 32)) throw ProfileError("corrupt profile: impossible move count");
-    profile.moves.resize(moves);
-    for (auto& m : profile.moves) {
-      m.from = static_cast<std::uint32_t>(r.get<std::uint64_t>());
-      m.to = static_cast<std::uint32_t>(r.get<std::uint64_t>());
-      m.from_offset = r.get<std::uint64_t>();
-      m.to_offset = r.get<std::uint64_t>();
-      m.bytes = r.get<std::uint64_t>();
-      if (m.from == 0 || m.to == 0 || m.from > arrays || m.to > arrays) {
-        throw ProfileError("corrupt profile: a move between arrays that do not exist");
-      }
-    }
-  }
-  if (meta.version >= 7) {
-    const auto sites = r.get<std::uint64_t>();
-    if (sites > (std::uint64_t{1} << 24)) throw ProfileError("corrupt profile: impossible site count");
-    profile.sites.resize(sites);
-    for (auto& site : profile.sites) {
-      site.id = r.get<std::uint32_t>();
-      site.line = r.get<std::uint32_t>();
-      site.loop_line = r.get<std::uint32_t>();
-      auto name = [&](std::string& out) {
-        const auto length = r.get<std::uint64_t>();
-        if (length > 4096) throw ProfileError("corrupt profile: site file name too long");
-        out.resize(length);
-        r.bytes(out.data(), length);
-      };
-      name(site.file);
-      if (meta.version >= 8) {
-        name(site.loop_file);
-      } else if (site.loop_line != 0) {
-        site.loop_file = site.file;
-      }
-    }
-    const auto runs = r.get<std::uint64_t>();
-    if (runs > value_count) throw ProfileError("corrupt profile: impossible site run count");
-    profile.value_sites.resize(runs);
-    ValueId previous = 0;
-    for (auto& run : profile.value_sites) {
-      run.first = r.get<std::uint32_t>();
-      run.site = r.get<std::uint32_t>();
-      if (run.first <= previous || run.first > value_count) throw ProfileError("corrupt profile: bad site run");
-      previous = run.first;
-    }
-  }
-  if (meta.version >= 9) {
-    const auto reductions = r.get<std::uint64_t>();
-    if (reductions > profile.vertex_count()) throw ProfileError("corrupt profile: impossible reduction count");
-    profile.reductions.resize(reductions);
-    for (std::size_t k = 0; k < profile.reductions.size(); ++k) {
-      auto& reduction = profile.reductions[k];
-      reduction.vertex = r.get<std::uint32_t>();
-      reduction.site = r.get<std::uint32_t>();
-      if (reduction.vertex >= profile.vertex_count() || (k > 0 && reduction.vertex <= profile.reductions[k - 1].vertex)) {
-        throw ProfileError("corrupt profile: bad reduction vertex");
-      }
-    }
-  }
-  if (meta.version >= 10) {
-    const auto sites = r.get<std::uint64_t>();
-    if (sites > (std::uint64_t{1} << 24)) throw ProfileError("corrupt profile: impossible array site count");
-    profile.array_sites.resize(sites);
-    for (auto& site : profile.array_sites) {
-      site.id = r.get<std::uint32_t>();
-      site.line = r.get<std::uint32_t>();
-      for (std::string* text : {&site.file, &site.name}) {
-        const auto length = r.get<std::uint64_t>();
-        if (length > 4096) throw ProfileError("corrupt profile: array site name too long");
-        text->resize(length);
-        r.bytes(text->data(), length);
-      }
-    }
-    for (auto& a : profile.arrays) a.site = r.get<std::uint32_t>();
-  }
+}
 
+// The arrays and the moves between them (version 5 on).
+inline void read_arrays(Reader& r, std::uint32_t version, LoadedProfile& profile) {
+  const auto arrays = r.get<std::uint64_t>();
+  if (arrays > profile.vertex_count() + (1u << 20)) throw ProfileError("corrupt profile: impossible array count");
+  profile.arrays.resize(arrays);
+  for (auto& a : profile.arrays) {
+    a.base = r.get<std::uint64_t>();
+    a.bytes = r.get<std::uint64_t>();
+    const auto flags = r.get<std::uint64_t>();
+    a.freed = (flags & 1) != 0;
+    a.indexed_indirectly = (flags & 2) != 0;
+    a.scratch = (flags & 4) != 0;
+    a.copied_into = version < 8 || (flags & 8) != 0;  // unknown before: as if copied into
+    a.by_program = (flags & 16) == 0;
+    a.row_table = (flags & 32) != 0;
+  }
+  const auto moves = r.get<std::uint64_t>();
+  if (moves > (std::uint64_t{1} << 32)) throw ProfileError("corrupt profile: impossible move count");
+  profile.moves.resize(moves);
+  for (auto& m : profile.moves) {
+    m.from = static_cast<std::uint32_t>(r.get<std::uint64_t>());
+    m.to = static_cast<std::uint32_t>(r.get<std::uint64_t>());
+    m.from_offset = r.get<std::uint64_t>();
+    m.to_offset = r.get<std::uint64_t>();
+    m.bytes = r.get<std::uint64_t>();
+    if (m.from == 0 || m.to == 0 || m.from > arrays || m.to > arrays) {
+      throw ProfileError("corrupt profile: a move between arrays that do not exist");
+    }
+  }
+}
+
+// The source sites and the runs of values made at each (version 7 on; the
+// loop's own file from version 8).
+inline void read_sites(Reader& r, std::uint32_t version, std::uint64_t value_count, LoadedProfile& profile) {
+  const auto sites = r.get<std::uint64_t>();
+  if (sites > (std::uint64_t{1} << 24)) throw ProfileError("corrupt profile: impossible site count");
+  profile.sites.resize(sites);
+  for (auto& site : profile.sites) {
+    site.id = r.get<std::uint32_t>();
+    site.line = r.get<std::uint32_t>();
+    site.loop_line = r.get<std::uint32_t>();
+    read_text(r, site.file, "site file name");
+    if (version >= 8) {
+      read_text(r, site.loop_file, "site file name");
+    } else if (site.loop_line != 0) {
+      site.loop_file = site.file;
+    }
+  }
+  const auto runs = r.get<std::uint64_t>();
+  if (runs > value_count) throw ProfileError("corrupt profile: impossible site run count");
+  profile.value_sites.resize(runs);
+  ValueId previous = 0;
+  for (auto& run : profile.value_sites) {
+    run.first = r.get<std::uint32_t>();
+    run.site = r.get<std::uint32_t>();
+    if (run.first <= previous || run.first > value_count) throw ProfileError("corrupt profile: bad site run");
+    previous = run.first;
+  }
+}
+
+// The loop results recorded as reductions, by ascending vertex (version 9 on).
+inline void read_reductions(Reader& r, LoadedProfile& profile) {
+  const auto reductions = r.get<std::uint64_t>();
+  if (reductions > profile.vertex_count()) throw ProfileError("corrupt profile: impossible reduction count");
+  profile.reductions.resize(reductions);
+  for (std::size_t k = 0; k < profile.reductions.size(); ++k) {
+    auto& reduction = profile.reductions[k];
+    reduction.vertex = r.get<std::uint32_t>();
+    reduction.site = r.get<std::uint32_t>();
+    if (reduction.vertex >= profile.vertex_count() || (k > 0 && reduction.vertex <= profile.reductions[k - 1].vertex)) {
+      throw ProfileError("corrupt profile: bad reduction vertex");
+    }
+  }
+}
+
+// The arrays' allocation sites and each array's (version 10 on).
+inline void read_array_sites(Reader& r, LoadedProfile& profile) {
+  const auto sites = r.get<std::uint64_t>();
+  if (sites > (std::uint64_t{1} << 24)) throw ProfileError("corrupt profile: impossible array site count");
+  profile.array_sites.resize(sites);
+  for (auto& site : profile.array_sites) {
+    site.id = r.get<std::uint32_t>();
+    site.line = r.get<std::uint32_t>();
+    read_text(r, site.file, "array site name");
+    read_text(r, site.name, "array site name");
+  }
+  for (auto& a : profile.arrays) a.site = r.get<std::uint32_t>();
+}
+
+// The value flows (varint chains from version 4), each checked against the
+// values read.
+inline void read_flows(Reader& r, std::uint32_t version, std::uint64_t value_count, LoadedProfile& profile) {
   const auto flow_count = r.get<std::uint64_t>();
   const auto source_total = r.get<std::uint64_t>();
   std::vector<ValueId> sources;
@@ -648,7 +685,7 @@ inline LoadedProfile read_profile(std::istream& in, ProfileInfo* info = nullptr)
       throw ProfileError("corrupt profile: bad value flow");
     }
   };
-  if (meta.version >= 4) {
+  if (version >= 4) {
     std::uint64_t budget = r.get<std::uint64_t>();  // bytes of the chains
     ValueId value = 0;
     auto next = [&] { return r.varint(budget); };
@@ -675,6 +712,25 @@ inline LoadedProfile read_profile(std::istream& in, ProfileInfo* info = nullptr)
     }
   }
   if (seen != source_total) throw ProfileError("corrupt profile: bad value flow");
+}
+
+}  // namespace profile_io_internal
+
+// Reads a profile written by write_profile; throws ProfileError naming the
+// problem (not a profile, other version, truncated, corrupt).
+inline LoadedProfile read_profile(std::istream& in, ProfileInfo* info = nullptr) {
+  using namespace profile_io_internal;
+  Reader r(in);
+  ProfileInfo meta = read_header(r);
+  LoadedProfile profile;
+  const auto value_count = r.get<std::uint64_t>();
+  if (value_count > 0xfffffffe) throw ProfileError("corrupt profile: impossible value count");
+  read_values(r, meta.version, value_count, profile);
+  if (meta.version >= 5) read_arrays(r, meta.version, profile);
+  if (meta.version >= 7) read_sites(r, meta.version, value_count, profile);
+  if (meta.version >= 9) read_reductions(r, profile);
+  if (meta.version >= 10) read_array_sites(r, profile);
+  read_flows(r, meta.version, value_count, profile);
   const std::uint64_t expected = r.hash();
   if (r.get<std::uint64_t>() != expected) throw ProfileError("corrupt profile: checksum mismatch");
   if (info) *info = std::move(meta);
