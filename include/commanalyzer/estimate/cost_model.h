@@ -76,6 +76,7 @@
 #include "absl/container/inlined_vector.h"
 #include "commanalyzer/estimate/locations.h"
 #include "commanalyzer/estimate/messages.h"
+#include "commanalyzer/estimate/partial_sharers.h"
 #include "commanalyzer/estimate/partitioner.h"
 #include "commanalyzer/estimate/recomputation.h"
 #include "commanalyzer/estimate/send_points.h"
@@ -474,7 +475,7 @@ struct LogicalVolumeCostModel {
     void replay_sharers() {
       for (auto it = partial_sent.begin(); it != partial_sent.end();) {
         const auto chain = static_cast<VertexId>(it->first / n);
-        if (sharer_chains[chain]) {
+        if (sharers.tracks(chain)) {
           partial_sent.erase(it++);
         } else {
           ++it;
@@ -564,38 +565,21 @@ struct LogicalVolumeCostModel {
       return partial_sent.contains({static_cast<std::uint64_t>(profile.values.vertex(s)) * n + q, profile.phase_of(s)});
     }
 
-    // The processes contributing to a location's instances in one phase,
-    // and its newest instance there.
-    struct Sharers {
-      ValueId newest = 0;
-      std::vector<ProcId> procs;
-    };
     // Track the sharers of v's location in v's phase (receive_partials(v, ...)).
     void track_sharers_of(ValueId v) {
-      const VertexId chain = profile.values.vertex(v);
-      if (sharer_chains.empty()) sharer_chains.assign(profile.vertex_count(), 0);
-      sharer_chains[chain] = 1;
-      sharers.try_emplace({chain, profile.phase_of(v)});
+      sharers.track(profile.values.vertex(v), profile.phase_of(v), profile.vertex_count());
     }
-    bool tracks_sharers(ValueId v) const {
-      return !sharer_chains.empty() && sharer_chains[profile.values.vertex(v)] != 0;
-    }
-    void add_sharer(VertexId chain, std::size_t phase, ValueId v, ProcId p) {
-      const auto it = sharers.find({chain, phase});
-      if (it == sharers.end()) return;  // not a phase anyone asks about
-      Sharers& s = it->second;
-      s.newest = std::max(s.newest, v);
-      if (std::find(s.procs.begin(), s.procs.end(), p) == s.procs.end()) s.procs.push_back(p);
-    }
+    bool tracks_sharers(ValueId v) const { return sharers.tracks(profile.values.vertex(v)); }
+    void add_sharer(VertexId chain, std::size_t phase, ValueId v, ProcId p) { sharers.add(chain, phase, v, p); }
 
     // q needs the sum v and contributed to it: it receives every other
     // sharer's partial instead of v (exchange_partials). False when v is
     // not such a sum.
     bool receive_partials(ValueId v, ProcId q) {
       const std::size_t phase = profile.phase_of(v);
-      const auto it = sharers.find({profile.values.vertex(v), phase});
-      if (it == sharers.end() || it->second.newest != v) return false;
-      const std::vector<ProcId>& procs = it->second.procs;
+      const std::vector<ProcId>* sharing = sharers.of_newest(profile.values.vertex(v), phase, v);
+      if (sharing == nullptr) return false;
+      const std::vector<ProcId>& procs = *sharing;
       if (std::find(procs.begin(), procs.end(), q) == procs.end()) return false;
       if (!delivered.try_emplace(key(v, q), static_cast<std::uint32_t>(phase)).second) return true;
       consumer = v;
@@ -791,8 +775,7 @@ struct LogicalVolumeCostModel {
     absl::flat_hash_set<ValueId> published;
     absl::flat_hash_map<ValueId, ProcId> contributors;
     absl::flat_hash_map<VertexId, ValueId> pending;  // singleton chain -> newest unreduced instance
-    absl::flat_hash_map<std::pair<VertexId, std::size_t>, Sharers> sharers;  // (location, phase) tracked
-    std::vector<std::uint8_t> sharer_chains;  // by vertex: has a tracked phase (empty: none)
+    PartialSharers sharers;  // the tracked (location, phase)s' contributors
     std::size_t current_phase = 0;
     MessageLog log;
     std::vector<std::uint64_t> work;  // values each process computed in the current phase

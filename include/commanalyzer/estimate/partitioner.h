@@ -26,8 +26,10 @@ namespace commanalyzer {
 // Balance constraints for SPMD decompositions: every heap array holding at
 // least `share` of the work is balanced over all processes on its own
 // (constraint 1, 2, ...); everything else shares constraint 0. Without it,
-// arrays that never interact (MiniGhost's variables) land whole on
-// different processes, which no SPMD code does.
+// arrays that never interact (several independent state variables) land
+// whole on different processes, which no SPMD code does. The share (0.05)
+// and the cap of 8 constraints are fixed numbers, not derived (issue 29
+// item 5).
 struct BalanceConstraints {
   std::vector<std::uint8_t> of_vertex;
   int count = 1;

@@ -489,7 +489,7 @@ class UnionDagSlicer {
   // `out` holds leaves found so far (maybe repeated); `pending` the labels
   // still to expand.
   // The first `unmarked` nodes are expanded without visit marks: a label
-  // of a few hundred nodes (a dot product's accumulator: MatMul) is usually
+  // of a few hundred nodes (a dot product's accumulator) is usually
   // a tree, and the marks (a bitmap word per node, set and cleared) cost a
   // third of such a walk. A label with more nodes -- a big DAG, or a small
   // one whose shared nodes the unmarked walk would expand again and again
