@@ -76,7 +76,7 @@ inline std::vector<ProcId> metis_distribution(const LocationIndex& index, int pr
   // Constraint per class holding a share of the work, heaviest first, so
   // that arrays whose values never interact are each spread over all
   // processes rather than one array per process; the rest in constraint 0.
-  // (8: a fixed cap, not derived; issue 29 item 5.)
+  // The cap of 8 is a fixed number, not derived from a principle.
   constexpr std::size_t kMaxConstraints = 8;
   std::vector<std::uint64_t> class_work(index.classes().size(), 0);
   for (LocationIndex::Node a = 0; a < index.location_count(); ++a) class_work[index.class_of(a)] += index.work()[a];

@@ -28,8 +28,8 @@ namespace commanalyzer {
 // (constraint 1, 2, ...); everything else shares constraint 0. Without it,
 // arrays that never interact (several independent state variables) land
 // whole on different processes, which no SPMD code does. The share (0.05)
-// and the cap of 8 constraints are fixed numbers, not derived (issue 29
-// item 5).
+// and the cap of 8 constraints are fixed numbers, not derived from a
+// principle.
 struct BalanceConstraints {
   std::vector<std::uint8_t> of_vertex;
   int count = 1;
