@@ -170,6 +170,83 @@ concept CostModel = requires(const C& model, const ProfileT& profile, const Valu
   { model.estimate(profile, graph, owner, procs) } -> std::same_as<CommEstimate>;
 };
 
+// Every byte the cost model prices, booked once: the pair and message
+// matrices and bytes per phase of the result, the message log (messages,
+// phases and the time model's trace) and the sites the sends serve.
+template <class ProfileT>
+class MessageLedger {
+ public:
+  MessageLedger(const ProfileT& profile, int procs, CommEstimate& result)
+      : profile_(profile), n_(procs), result_(result), log_(procs, profile.phase_count()),
+        where_(procs, profile.phase_count()) {}
+
+  // `what`: the value sent (its array names the exchange), consumed at
+  // the site of `consumer`; it exists from position `created` on, and
+  // opens a message sent at `opens_at` if none sent later carries it
+  // (MessageLog::send). Returns the message it joined.
+  std::uint32_t send(ProcId p, ProcId q, std::uint64_t bytes, std::size_t phase, ValueId what, ValueId created,
+                     ValueId opens_at, ValueId consumer) {
+    const MessageLog::Sent sent = log_.send(p, q, bytes, phase, created, opens_at, profile_.site_of(consumer));
+    where_.send(profile_.site_of(consumer), p, q, phase, sent.message, bytes, array_of(what));
+    const std::size_t cell = static_cast<std::size_t>(p) * n_ + q;
+    result_.matrix[cell] += bytes;
+    result_.p2p_bytes += bytes;
+    result_.phase_bytes[phase] += bytes;
+    if (sent.opened) {
+      ++result_.messages_matrix[cell];
+      ++result_.p2p_messages;
+    }
+    return sent.message;
+  }
+
+  void unsend(ProcId p, ProcId q, std::uint64_t bytes, std::size_t phase, ValueId what, std::uint32_t message,
+              ValueId consumer) {
+    where_.unsend(profile_.site_of(consumer), p, q, phase, message, bytes, array_of(what));
+    const std::size_t cell = static_cast<std::size_t>(p) * n_ + q;
+    result_.matrix[cell] -= bytes;
+    result_.p2p_bytes -= bytes;
+    result_.phase_bytes[phase] -= bytes;
+    if (log_.unsend(p, q, bytes, phase, message, profile_.site_of(consumer))) {
+      --result_.messages_matrix[cell];
+      --result_.p2p_messages;
+    }
+  }
+
+  // Instance s reduced (Allreduce) or broadcast from `root`.
+  void collective(CollectiveKind kind, ProcId root, ValueId s, std::size_t phase, ValueId consumer) {
+    if (n_ == 1) return;
+    const std::uint64_t m = profile_.values.size_bytes(s);
+    const bool allreduce = kind == CollectiveKind::kAllreduce;
+    const std::uint64_t bytes = (allreduce ? 2 : 1) * static_cast<std::uint64_t>(n_ - 1) * m;
+    (allreduce ? result_.allreduce_bytes : result_.broadcast_bytes) += bytes;
+    // A reduction is where its value is computed; an input's broadcast where it is used.
+    where_.collective(profile_.site_of(profile_.values.is_input(s) ? consumer : s), allreduce, bytes);
+    ++(allreduce ? result_.allreduces : result_.broadcasts);
+    result_.phase_bytes[phase] += bytes;
+    if (log_.collective(kind, root, m, phase)) ++result_.collective_calls;
+  }
+
+  // The trace (with its sites' names) and the sites into the result.
+  void finish() {
+    result_.trace = std::move(log_).finish();
+    for (const auto& site : profile_.sites) {
+      result_.trace.site_names.emplace_back(site.id, site.file + ":" + std::to_string(site.line));
+    }
+    result_.sites = where_.finish(profile_);
+  }
+
+ private:
+  std::uint32_t array_of(ValueId v) const {
+    return v == kNoValue ? 0 : profile_.vertex_group[profile_.values.vertex(v)];
+  }
+
+  const ProfileT& profile_;
+  const int n_;
+  CommEstimate& result_;
+  MessageLog log_;
+  SiteAttribution where_;
+};
+
 struct LogicalVolumeCostModel {
   HockneyModel network;
   // Computation per value instance, for the predicted time that chooses
@@ -260,8 +337,6 @@ struct LogicalVolumeCostModel {
           owner(owner_in),
           n(procs),
           combine_partial_updates(combine_partials),
-          log(procs, profile_in.phase_count()),
-          where(procs, profile_in.phase_count()),
           points(profile_in, procs) {
       result.procs = procs;
       result.matrix.assign(static_cast<std::size_t>(n) * n, 0);
@@ -589,35 +664,14 @@ struct LogicalVolumeCostModel {
       return true;
     }
 
-    // `what`: the value sent (its array names the exchange), consumed at
-    // the site of `consumer`; it exists from position `created` on, and
-    // opens a message sent at `opens_at` if none sent later carries it
-    // (MessageLog::send). Returns the message it joined.
+    // MessageLedger::send and unsend for the value whose computation the
+    // sends serve (consumer).
     std::uint32_t send(ProcId p, ProcId q, std::uint64_t bytes, std::size_t phase, ValueId what, ValueId created,
                        ValueId opens_at) {
-      const MessageLog::Sent sent = log.send(p, q, bytes, phase, created, opens_at, profile.site_of(consumer));
-      where.send(profile.site_of(consumer), p, q, phase, sent.message, bytes, array_of(what));
-      const std::size_t cell = static_cast<std::size_t>(p) * n + q;
-      result.matrix[cell] += bytes;
-      result.p2p_bytes += bytes;
-      result.phase_bytes[phase] += bytes;
-      if (sent.opened) {
-        ++result.messages_matrix[cell];
-        ++result.p2p_messages;
-      }
-      return sent.message;
+      return ledger.send(p, q, bytes, phase, what, created, opens_at, consumer);
     }
-
     void unsend(ProcId p, ProcId q, std::uint64_t bytes, std::size_t phase, ValueId what, std::uint32_t message) {
-      where.unsend(profile.site_of(consumer), p, q, phase, message, bytes, array_of(what));
-      const std::size_t cell = static_cast<std::size_t>(p) * n + q;
-      result.matrix[cell] -= bytes;
-      result.p2p_bytes -= bytes;
-      result.phase_bytes[phase] -= bytes;
-      if (log.unsend(p, q, bytes, phase, message, profile.site_of(consumer))) {
-        --result.messages_matrix[cell];
-        --result.p2p_messages;
-      }
+      ledger.unsend(p, q, bytes, phase, what, message, consumer);
     }
 
     // The ghost memory rule (LogicalVolumeCostModel::ghost_memory): where q
@@ -717,31 +771,18 @@ struct LogicalVolumeCostModel {
     }
 
     void collective(CollectiveKind kind, ProcId root, ValueId s, std::size_t phase) {
-      if (n == 1) return;
-      const std::uint64_t m = profile.values.size_bytes(s);
-      const bool allreduce = kind == CollectiveKind::kAllreduce;
-      const std::uint64_t bytes = (allreduce ? 2 : 1) * static_cast<std::uint64_t>(n - 1) * m;
-      (allreduce ? result.allreduce_bytes : result.broadcast_bytes) += bytes;
-      // A reduction is where its value is computed; an input's broadcast where it is used.
-      where.collective(profile.site_of(profile.values.is_input(s) ? consumer : s), allreduce, bytes);
-      ++(allreduce ? result.allreduces : result.broadcasts);
-      result.phase_bytes[phase] += bytes;
-      if (log.collective(kind, root, m, phase)) ++result.collective_calls;
+      ledger.collective(kind, root, s, phase, consumer);
     }
 
     template <TimeModel Net>
     CommEstimate finish(const Net& net, double seconds_per_value) {
-      result.trace = std::move(log).finish();
-      for (const auto& site : profile.sites) {
-        result.trace.site_names.emplace_back(site.id, site.file + ":" + std::to_string(site.line));
-      }
+      ledger.finish();
       CommTime time = net.predict(result.trace);
       result.phase_seconds = std::move(time.phase_seconds);
       result.seconds = time.total_seconds;
       result.critical_path = *std::max_element(clock.begin(), clock.end());
       result.compute_seconds = static_cast<double>(result.mean_work + result.waiting) * seconds_per_value;
       result.exchange_seconds = net.exchange_seconds(result.trace);
-      result.sites = where.finish(profile);
       return std::move(result);
     }
 
@@ -777,19 +818,14 @@ struct LogicalVolumeCostModel {
     absl::flat_hash_map<VertexId, ValueId> pending;  // singleton chain -> newest unreduced instance
     PartialSharers sharers;  // the tracked (location, phase)s' contributors
     std::size_t current_phase = 0;
-    MessageLog log;
     std::vector<std::uint64_t> work;  // values each process computed in the current phase
     std::vector<std::uint64_t> clock;  // schedule(): when each process is done with its values so far
     std::uint64_t iteration_start = 0;  // schedule(): when the current iteration's processes started
     std::vector<std::uint32_t> done_at;  // schedule(): by value instance, when it is computed
     std::uint64_t replicated_work = 0;
-    SiteAttribution where;
+    MessageLedger<ProfileT> ledger{profile, n, result};
     SendPoints<ProfileT> points;  // where messages are sent
     ValueId consumer = 0;  // the value whose computation the current sends serve
-
-    std::uint32_t array_of(ValueId v) const {
-      return v == kNoValue ? 0 : profile.vertex_group[profile.values.vertex(v)];
-    }
   };
 };
 
