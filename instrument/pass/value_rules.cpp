@@ -132,12 +132,6 @@ bool takesByComparison(const Value *Cond, const Value *Taken, const Value *Kept)
   return takesByComparison(L, Taken, Kept) || takesByComparison(R, Taken, Kept);
 }
 
-// A minimum or maximum: `m = c < m ? c : m` as a select, or as a phi after
-// `if (c < m) m = c;` (a triangle or diamond whose head compares the two
-// incoming values). Its result is computed from both, as fmin() is: a
-// reduction over every element compared (MPI_Allreduce with MPI_MIN), not
-// a copy of the one kept. A filtered one (`if (ok && c < m)`) is too: the
-// elements filtered out keep m.
 // The condition of the branch that a two-way phi joins: the head of its
 // triangle (the head branches to the other side and to the phi's block) or
 // diamond (both sides have the head as their one predecessor).
@@ -147,7 +141,7 @@ const Value *joinedCondition(const PHINode &P) {
   const BasicBlock *B0 = P.getIncomingBlock(0), *B1 = P.getIncomingBlock(1);
   auto head = [](const BasicBlock *B, const BasicBlock *Other) -> const BasicBlock * {
     if (B == Other->getSinglePredecessor())
-      return B;
+      return B; // triangle: B branches to Other and to the phi's block
     return B->getSinglePredecessor();
   };
   const BasicBlock *H = head(B0, B1);
@@ -157,6 +151,12 @@ const Value *joinedCondition(const PHINode &P) {
   return Br && Br->isConditional() ? Br->getCondition() : nullptr;
 }
 
+// A minimum or maximum: `m = c < m ? c : m` as a select, or as a phi after
+// `if (c < m) m = c;` (a triangle or diamond whose head compares the two
+// incoming values). Its result is computed from both, as fmin() is: a
+// reduction over every element compared (MPI_Allreduce with MPI_MIN), not
+// a copy of the one kept. A filtered one (`if (ok && c < m)`) is too: the
+// elements filtered out keep m.
 bool isMinMax(const Instruction &I) {
   if (const auto *S = dyn_cast<SelectInst>(&I))
     return takesByComparison(S->getCondition(), S->getTrueValue(), S->getFalseValue());
@@ -174,8 +174,8 @@ bool isMinMax(const Instruction &I) {
 // the phi's (Rule::FilteredPhi), or null.
 const Value *minMaxFilter(const PHINode &P) {
   const Value *Filter = joinedCondition(P);
-  if (!Filter || isMinMax(P))
-    return nullptr;
+  if (!Filter || comparesPair(Filter, P.getIncomingValue(0), P.getIncomingValue(1)))
+    return nullptr; // none, or the minimum itself (isMinMax)
   for (unsigned K = 0; K < 2; ++K) {
     const auto *Updated = dyn_cast<Instruction>(P.getIncomingValue(K));
     const Value *Kept = P.getIncomingValue(1 - K);

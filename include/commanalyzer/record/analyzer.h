@@ -23,8 +23,6 @@
 #include <cstdint>
 #include <algorithm>
 #include <concepts>
-#include <iterator>
-#include <map>
 #include <set>
 #include <string>
 #include <utility>
