@@ -79,6 +79,7 @@
 #include "commanalyzer/estimate/partial_sharers.h"
 #include "commanalyzer/estimate/partitioner.h"
 #include "commanalyzer/estimate/recomputation.h"
+#include "commanalyzer/estimate/schedule.h"
 #include "commanalyzer/estimate/send_points.h"
 #include "commanalyzer/estimate/site_attribution.h"
 #include "commanalyzer/estimate/time_model.h"
@@ -345,8 +346,6 @@ struct LogicalVolumeCostModel {
       result.phase_work.assign(profile.phase_count(), 0);
       result.process_work.assign(n, 0);
       work.assign(n, 0);
-      clock.assign(n, 0);
-      done_at.assign(profile.values.count() + 1, 0);  // value ids from 1
       result.iterations = profile.iterations();
       for (ProcId p : owner) result.singleton_vertices += p == kReplicated;
     }
@@ -369,33 +368,6 @@ struct LogicalVolumeCostModel {
       close_work(current_phase);
     }
 
-    // The owner-computes schedule: each process computes its values in the
-    // sequential order, one a time step, each once its sources are done
-    // (received values waited for, not priced: the exchanges are). The
-    // processes start each iteration together, as an SPMD code's
-    // iteration starts with its exchange (close_work). Within an iteration
-    // a pipelined sweep overlaps its processes and a sweep cut across its
-    // direction runs them one after another. A replicated value is a reduction's partial:
-    // ready when its last contribution is, its chain not a sequence of steps
-    // (each process sums its own part).
-    void schedule(ValueId v, VertexId chain, std::span<const ValueId> sources, ProcId q) {
-      std::uint32_t ready = 0, chained = 0;
-      for (ValueId s : sources) {
-        if (q == kReplicated && profile.values.vertex(s) == chain) {
-          chained = std::max(chained, done_at[s]);
-        } else {
-          ready = std::max(ready, done_at[s]);
-        }
-      }
-      if (q == kReplicated) {
-        done_at[v] = std::max(chained, ready + 1);
-        return;
-      }
-      std::uint64_t& c = clock[static_cast<std::size_t>(q)];
-      c = std::max<std::uint64_t>(c, ready) + 1;
-      done_at[v] = static_cast<std::uint32_t>(std::min<std::uint64_t>(c, ~std::uint32_t{0}));
-    }
-
     // Values read from before the region exist from its start, whenever
     // they were first read.
     ValueId created_at(ValueId s) const { return profile.values.is_input(s) ? 0 : s; }
@@ -408,13 +380,13 @@ struct LogicalVolumeCostModel {
       for (int p = 0; p < n; ++p) result.process_work[p] += replicated_work + work[p];
       // The iteration's exchanges wait for every process (schedule()); what
       // its critical path adds to its busiest process's work is waiting.
-      const std::uint64_t end = *std::max_element(clock.begin(), clock.end());
+      const std::uint64_t span = schedule.next_iteration(phase < profile.iteration_marks.size()
+                                                             ? profile.iteration_marks[phase]
+                                                             : profile.values.count() + 1);
       std::uint64_t total = 0;
       for (std::uint64_t w : work) total += w;
-      result.waiting += end - iteration_start > busiest ? end - iteration_start - busiest : 0;
+      result.waiting += span > busiest ? span - busiest : 0;
       result.mean_work += (total + static_cast<std::uint64_t>(n) - 1) / static_cast<std::uint64_t>(n);
-      std::fill(clock.begin(), clock.end(), end);
-      iteration_start = end;
       std::fill(work.begin(), work.end(), 0);
       replicated_work = 0;
     }
@@ -437,7 +409,9 @@ struct LogicalVolumeCostModel {
       } else {
         ++work[owner[x]];
       }
-      schedule(v, chain, sources, owner[x]);
+      schedule.compute(
+          v, owner[x], sources, [&](ValueId s) { return profile.values.is_input(s); },
+          [&](ValueId s) { return profile.values.vertex(s) == chain; });
       points.follow(v, owner[x]);
       if (among_own[x]) return;  // (sharers are tracked after the run: replay_sharers)
       const ProcId q = owner[x];
@@ -780,7 +754,7 @@ struct LogicalVolumeCostModel {
       CommTime time = net.predict(result.trace);
       result.phase_seconds = std::move(time.phase_seconds);
       result.seconds = time.total_seconds;
-      result.critical_path = *std::max_element(clock.begin(), clock.end());
+      result.critical_path = schedule.critical_path();
       result.compute_seconds = static_cast<double>(result.mean_work + result.waiting) * seconds_per_value;
       result.exchange_seconds = net.exchange_seconds(result.trace);
       return std::move(result);
@@ -819,9 +793,7 @@ struct LogicalVolumeCostModel {
     PartialSharers sharers;  // the tracked (location, phase)s' contributors
     std::size_t current_phase = 0;
     std::vector<std::uint64_t> work;  // values each process computed in the current phase
-    std::vector<std::uint64_t> clock;  // schedule(): when each process is done with its values so far
-    std::uint64_t iteration_start = 0;  // schedule(): when the current iteration's processes started
-    std::vector<std::uint32_t> done_at;  // schedule(): by value instance, when it is computed
+    ComputeSchedule schedule{n};  // when each value is computed
     std::uint64_t replicated_work = 0;
     MessageLedger<ProfileT> ledger{profile, n, result};
     SendPoints<ProfileT> points;  // where messages are sent

@@ -30,24 +30,17 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/hash/hash.h"
+#include "commanalyzer/estimate/csr_rows.h"
 #include "commanalyzer/record/types.h"
 
 namespace commanalyzer {
 
-// Uses along an edge, saturating at 2^32 - 1 (the partitioners clamp edge
-// weights far below that; 4 bytes, not 8, on 10^8 edges).
-struct EdgeWeight {
-  static constexpr std::uint64_t kMax = std::numeric_limits<std::uint32_t>::max();
-  static std::uint32_t saturated(std::uint64_t uses) { return static_cast<std::uint32_t>(std::min(uses, kMax)); }
-  std::uint32_t uses = 0;
-};
-
 class ValueGraph {
  public:
-  using Graph = boost::compressed_sparse_row_graph<boost::directedS, boost::no_property, EdgeWeight,
-                                                   boost::no_property, std::uint32_t, std::uint64_t>;
-  using Vertex = std::uint32_t;
-  static constexpr Vertex kAbsent = std::numeric_limits<Vertex>::max();
+  using Graph = CsrGraph;
+  using Vertex = CsrVertex;
+  static constexpr Vertex kAbsent = kNoCsrVertex;
 
   // Builds the graph from a recorded profile (see profile.h): its flows, the
   // vertex of every value, and per-vertex home address and weight. The
@@ -57,26 +50,24 @@ class ValueGraph {
   static ValueGraph build(const Profile& profile, unsigned threads = 1) {
     ValueGraph g;
     const auto& values = profile.values;
+    const std::vector<VertexId> vertex_of = site_vertices(profile);
+    auto vertex = [&](ValueId v) { return vertex_of[values.vertex(v)]; };
     g.local_.assign(profile.vertex_count(), kAbsent);
     std::vector<bool> exported(values.count() + 1, false);  // instance used by another vertex
     g.source_uses_.assign(values.count() + 1, 0);
     std::vector<std::uint32_t> exports(profile.vertex_count(), 0);
     std::vector<std::uint32_t> work(profile.vertex_count(), 0);
-    // Two passes over the flows, not one list of (source, sink) pairs: the
-    // first counts each source's uses, the second writes only the sinks,
-    // grouped by source (a counting sort: 4 bytes a use instead of 8, in
-    // the order the rows need).
-    std::vector<std::uint64_t> uses_by(profile.vertex_count() + 1, 0);  // by source VertexId, then row starts
+    // One pass over the flows finds the vertices and what is counted per
+    // vertex; a second, once they are numbered, folds the uses into edges.
     profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
-      const VertexId sink = values.vertex(v);
+      const VertexId sink = vertex(v);
       g.local_[sink] = 0;  // mark present
       work[sink] += static_cast<std::uint32_t>(sources.size());
       for (ValueId s : sources) {
         g.source_uses_[s] += g.source_uses_[s] < 2;
-        const VertexId source = values.vertex(s);
+        const VertexId source = vertex(s);
         g.local_[source] = 0;
         if (source == sink) continue;
-        ++uses_by[source];
         if (!exported[s]) {
           exported[s] = true;
           ++exports[source];
@@ -84,44 +75,40 @@ class ValueGraph {
       }
     });
     // Dense numbering in VertexId order: deterministic for a given profile.
-    std::vector<std::uint64_t> row_start{0};
     for (VertexId x = 0; x < g.local_.size(); ++x) {
       if (g.local_[x] == kAbsent) continue;
       g.local_[x] = static_cast<Vertex>(g.global_.size());
       g.global_.push_back(x);
       g.home_.push_back(profile.vertex_home[x]);
       g.group_.push_back(profile.vertex_group[x]);
-      g.weight_.push_back(profile.vertex_weight[x]);
+      g.weight_.push_back(0);
       g.exports_.push_back(exports[x]);
       g.work_.push_back(work[x]);
-      row_start.push_back(row_start.back() + uses_by[x]);
     }
-    uses_by = {};
-    std::vector<Vertex> sinks(row_start.back());
-    {
-      // Each thread reads every flow and writes the rows of its own range
-      // of sources: the scattered writes, not the reading, are the cost.
-      std::vector<std::uint64_t> next(row_start.begin(), row_start.end() - 1);
-      for_row_ranges(row_start, threads, [&](std::size_t first, std::size_t last) {
-        profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
-          const Vertex sink = g.local_[values.vertex(v)];
-          for (ValueId s : sources) {
-            const Vertex source = g.local_[values.vertex(s)];
-            if (source != sink && source >= first && source < last) sinks[next[source]++] = sink;
-          }
-        });
-      });
+    for (VertexId x = 0; x < vertex_of.size(); ++x) {
+      const Vertex at = g.local_[vertex_of[x]];
+      if (at == kAbsent) continue;
+      g.local_[x] = at;
+      g.weight_[at] += profile.vertex_weight[x];
     }
-    g.directed_ = collapse(std::move(sinks), std::move(row_start), threads);
+    UseAccumulator uses(g.vertex_count(), threads);
+    profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
+      const Vertex sink = g.local_[values.vertex(v)];
+      for (ValueId s : sources) {
+        const Vertex source = g.local_[values.vertex(s)];
+        if (source != sink) uses.add(source, sink);
+      }
+    });
+    g.directed_ = std::move(uses).finish();
     // Peak phase degrees are counted beside the symmetric closure, for the
     // vertices its degrees could make candidates (out + in degree bounds
     // the symmetric degree); the others are dropped after.
-    std::vector<std::uint64_t> in_start = in_row_starts(g.directed_, g.vertex_count());
+    std::vector<std::uint64_t> in_start = csr::in_row_starts(g.directed_, g.vertex_count());
     std::vector<std::function<void()>> steps{
-        [&] { g.symmetric_ = collapse_symmetric(g.directed_, in_start, threads); },
+        [&] { g.symmetric_ = csr::symmetric_closure(g.directed_, in_start, threads); },
         [&] { g.count_peak_phase_degrees(profile, in_start); }};
     if (threads > 1) {
-      run_together(steps);
+      csr::run_together(steps);
     } else {
       for (auto& step : steps) step();
     }
@@ -129,6 +116,44 @@ class ValueGraph {
     g.reduction_.assign(g.vertex_count(), 0);
     if constexpr (requires { profile.reductions; }) g.mark_loop_reductions(profile);
     return g;
+  }
+
+  // The vertex each profile vertex is in the graph: itself, or, for a
+  // vertex at a site's virtual location (a loop's result,
+  // Analyzer::loop_result; a decision, Analyzer::use), the first vertex
+  // the same site computed from the same vertices (themselves merged so: a
+  // decision on a merged dot product). A register result has
+  // no location to tell which result it is, as an array element has; what
+  // it is computed from does (a dot product of the same vectors, the
+  // minimum over one region's elements, one element's decision). As one
+  // vertex, the graph, like the location graph, does not grow with the
+  // number of iterations, where a vertex per result would add a neighbour
+  // of every element it reads each step.
+  template <class Profile>
+  static std::vector<VertexId> site_vertices(const Profile& profile) {
+    std::vector<VertexId> vertex_of(profile.vertex_count());
+    for (VertexId x = 0; x < vertex_of.size(); ++x) vertex_of[x] = x;
+    // (site, fingerprint of the sorted source vertices) -> first vertex
+    using Key = std::tuple<Address, std::uint64_t, std::size_t, VertexId, VertexId>;
+    absl::flat_hash_map<Key, VertexId> first;
+    std::vector<bool> seen(profile.vertex_count(), false);
+    std::vector<VertexId> from;
+    profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
+      const VertexId x = profile.values.vertex(v);
+      const Address home = profile.vertex_home[x];
+      if (home < kUseSiteBase || seen[x]) return;
+      seen[x] = true;
+      from.clear();
+      for (ValueId s : sources) {
+        if (const VertexId y = vertex_of[profile.values.vertex(s)]; y != x) from.push_back(y);
+      }
+      std::sort(from.begin(), from.end());
+      from.erase(std::unique(from.begin(), from.end()), from.end());
+      if (from.empty()) return;
+      const Key key{home, absl::HashOf(from), from.size(), from.front(), from.back()};
+      vertex_of[x] = first.try_emplace(key, x).first->second;
+    });
+    return vertex_of;
   }
 
   // Reductions: the loop results of the loops that reduce distributed data
@@ -236,167 +261,6 @@ class ValueGraph {
   }
 
  private:
-  // The graph of rows [row_start[v], row_start[v + 1]) of `column` and
-  // `weights`, moved into Boost's CSR storage (public members, for want of
-  // portable friend templates): its constructors copy edge by edge, and
-  // for 10^8 edges the copy's fresh pages cost more than building the rows.
-  static Graph adopt_rows(std::vector<std::uint64_t> row_start, std::vector<Vertex> column,
-                          std::vector<EdgeWeight> weights) {
-    Graph g(static_cast<Vertex>(row_start.size() - 1));
-    g.m_forward.m_rowstart = std::move(row_start);
-    g.m_forward.m_column = std::move(column);
-    g.m_forward.m_edge_properties = std::move(weights);
-    return g;
-  }
-
-  // Runs the tasks at once, the first on this thread; when they are all
-  // done, rethrows the first exception any of them threw (bad_alloc on a
-  // large graph is an error to report, not a reason to terminate).
-  static void run_together(const std::vector<std::function<void()>>& tasks) {
-    std::vector<std::exception_ptr> failures(tasks.size());
-    auto guarded = [&](std::size_t i) {
-      try {
-        tasks[i]();
-      } catch (...) {
-        failures[i] = std::current_exception();
-      }
-    };
-    {
-      std::vector<std::jthread> helpers;  // joined on leaving, also if starting one throws
-      for (std::size_t i = 1; i < tasks.size(); ++i) helpers.emplace_back(guarded, i);
-      if (!tasks.empty()) guarded(0);
-    }
-    for (const std::exception_ptr& failure : failures) {
-      if (failure) std::rethrow_exception(failure);
-    }
-  }
-
-  // f(first, last) on up to `threads` threads, for contiguous ranges of
-  // the rows [0, row_start.size() - 1) holding about equal entries.
-  template <class F>
-  static void for_row_ranges(const std::vector<std::uint64_t>& row_start, unsigned threads, F f) {
-    const std::size_t rows = row_start.size() - 1;
-    threads = std::max(1u, threads);
-    std::vector<std::size_t> bounds{0};
-    for (unsigned t = 1; t < threads; ++t) {
-      const std::uint64_t goal = row_start.back() / threads * t;
-      bounds.push_back(static_cast<std::size_t>(std::lower_bound(row_start.begin(), row_start.end() - 1, goal) -
-                                                row_start.begin()));
-    }
-    bounds.push_back(rows);
-    std::vector<std::function<void()>> ranges;
-    for (unsigned t = 0; t < threads; ++t) {
-      ranges.emplace_back([&f, first = bounds[t], last = bounds[t + 1]] { f(first, last); });
-    }
-    run_together(ranges);
-  }
-
-  // A graph of `rows` rows in two passes over the same ranges of rows
-  // (balanced by `balance`, row starts of the input): count(v) gives row
-  // v's edge count, then write(v, targets, weights) its edges; storage is
-  // allocated once, at the final size.
-  template <class Count, class Write>
-  static Graph build_rows(const std::vector<std::uint64_t>& balance, unsigned threads, Count count, Write write) {
-    const std::size_t rows = balance.size() - 1;
-    std::vector<std::uint64_t> start(rows + 1, 0);
-    for_row_ranges(balance, threads, [&](std::size_t first, std::size_t last) {
-      for (std::size_t v = first; v < last; ++v) start[v + 1] = count(v);
-    });
-    for (std::size_t v = 0; v < rows; ++v) start[v + 1] += start[v];
-    std::vector<Vertex> targets(start.back());
-    std::vector<EdgeWeight> weights(start.back());
-    for_row_ranges(balance, threads, [&](std::size_t first, std::size_t last) {
-      for (std::size_t v = first; v < last; ++v) write(v, targets.data() + start[v], weights.data() + start[v]);
-    });
-    return adopt_rows(std::move(start), std::move(targets), std::move(weights));
-  }
-
-  // Merges duplicate targets of each row (a source's sinks, one per use)
-  // into weighted edges sorted by target: each row sorted in place and its
-  // distinct targets counted, then written (one entry per edge, not per use).
-  static Graph collapse(std::vector<Vertex> column, const std::vector<std::uint64_t>& row_start, unsigned threads) {
-    return build_rows(
-        row_start, threads,
-        [&](std::size_t v) {
-          const auto begin = column.begin() + static_cast<std::ptrdiff_t>(row_start[v]);
-          const auto end = column.begin() + static_cast<std::ptrdiff_t>(row_start[v + 1]);
-          std::sort(begin, end);
-          std::uint64_t distinct = 0;
-          for (auto i = begin; i != end; ++i) distinct += i == begin || *i != i[-1];
-          return distinct;
-        },
-        [&](std::size_t v, Vertex* targets, EdgeWeight* weights) {
-          for (std::uint64_t i = row_start[v], end = row_start[v + 1]; i != end;) {
-            std::uint64_t j = i + 1;
-            while (j != end && column[j] == column[i]) ++j;
-            *targets++ = column[i];
-            (weights++)->uses = EdgeWeight::saturated(j - i);
-            i = j;
-          }
-        });
-  }
-
-  // Row starts of the in-edges (by target) of a directed CSR graph.
-  static std::vector<std::uint64_t> in_row_starts(const Graph& directed, std::size_t n) {
-    std::vector<std::uint64_t> in_start(n + 1, 0);
-    for (Vertex t : directed.m_forward.m_column) ++in_start[t + 1];
-    for (std::size_t v = 0; v < n; ++v) in_start[v + 1] += in_start[v];
-    return in_start;
-  }
-
-  // Symmetric closure: row v = v's out-edges merged with its in-edges, the
-  // weights of both directions summed. The in-edges come out grouped by
-  // target and sorted by source from one counting-sort pass over the CSR
-  // (which lists edges by source, each row sorted by target).
-  static Graph collapse_symmetric(const Graph& directed, const std::vector<std::uint64_t>& in_start,
-                                  unsigned threads) {
-    const std::size_t n = in_start.size() - 1;
-    const auto& out_start = directed.m_forward.m_rowstart;
-    const auto& out_target = directed.m_forward.m_column;
-    const auto& out_weight = directed.m_forward.m_edge_properties;
-    std::vector<Vertex> in_source(out_target.size());
-    std::vector<std::uint32_t> in_uses(out_target.size());
-    {
-      std::vector<std::uint64_t> next(in_start.begin(), in_start.end() - 1);
-      for (Vertex v = 0; v < n; ++v) {
-        for (std::uint64_t e = out_start[v]; e < out_start[v + 1]; ++e) {
-          const std::uint64_t slot = next[out_target[e]]++;
-          in_source[slot] = v;
-          in_uses[slot] = out_weight[e].uses;
-        }
-      }
-    }
-    // merge(v, f): f(neighbour, uses) for v's neighbours in ascending order.
-    auto merge = [&](Vertex v, auto&& f) {
-      std::uint64_t out = out_start[v], in = in_start[v];
-      const std::uint64_t out_end = out_start[v + 1], in_end = in_start[v + 1];
-      while (out != out_end || in != in_end) {
-        const Vertex t = out != out_end ? out_target[out] : kAbsent;
-        const Vertex s = in != in_end ? in_source[in] : kAbsent;
-        if (t <= s) {
-          f(t, std::uint64_t{out_weight[out++].uses} + (t == s ? in_uses[in++] : 0));
-        } else {
-          f(s, in_uses[in++]);
-        }
-      }
-    };
-    std::vector<std::uint64_t> entries(n + 1);  // out + in entries before each row: balances the threads
-    for (std::size_t v = 0; v <= n; ++v) entries[v] = out_start[v] + in_start[v];
-    return build_rows(
-        entries, threads,
-        [&](std::size_t v) {
-          std::uint64_t degree = 0;
-          merge(static_cast<Vertex>(v), [&](Vertex, std::uint64_t) { ++degree; });
-          return degree;
-        },
-        [&](std::size_t v, Vertex* targets, EdgeWeight* weights) {
-          merge(static_cast<Vertex>(v), [&](Vertex t, std::uint64_t uses) {
-            *targets++ = t;
-            (weights++)->uses = EdgeWeight::saturated(uses);
-          });
-        });
-  }
-
   Graph directed_;
   Graph symmetric_;
   std::vector<Vertex> local_;

@@ -1,0 +1,119 @@
+// The value graph's construction: uses folded into weighted edges, and a
+// graph whose size follows the program's data, not its number of steps.
+#include "commanalyzer/estimate/value_graph.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <map>
+#include <random>
+#include <set>
+#include <utility>
+
+#include "commanalyzer/record/analyzer.h"
+#include "tests/event_streams.h"
+
+namespace commanalyzer {
+namespace {
+
+using testing::Array;
+
+// Folding in small buffers (many folds, rows merged with earlier ones) gives
+// every distinct pair once, its uses counted, rows sorted by target.
+TEST(UseAccumulator, FoldsEveryUseIntoItsPairsEdge) {
+  constexpr std::size_t vertices = 300, uses = 50000;
+  std::mt19937 random(7);
+  std::uniform_int_distribution<CsrVertex> vertex(0, vertices - 1);
+  std::map<std::pair<CsrVertex, CsrVertex>, std::uint64_t> expected;
+  UseAccumulator accumulator(vertices, 2, /*minimum_buffer=*/997);
+  for (std::size_t k = 0; k < uses; ++k) {
+    // Skewed: a few sources take most uses, so rows of every length merge.
+    const CsrVertex source = vertex(random) % (k % 3 == 0 ? vertices : 17);
+    const CsrVertex sink = vertex(random);
+    accumulator.add(source, sink);
+    ++expected[{source, sink}];
+  }
+  const CsrGraph g = std::move(accumulator).finish();
+  ASSERT_EQ(boost::num_edges(g), expected.size());
+  auto want = expected.begin();
+  for (CsrVertex v = 0; v < vertices; ++v) {
+    for (auto e : boost::make_iterator_range(boost::out_edges(v, g))) {
+      ASSERT_NE(want, expected.end());
+      EXPECT_EQ(std::pair(v, boost::target(e, g)), want->first);
+      EXPECT_EQ(g[e].uses, want->second);
+      ++want;
+    }
+  }
+  EXPECT_EQ(want, expected.end());
+}
+
+// A Jacobi sweep with a residual (a loop result over every element), a
+// decision on it, per-region minima and a per-element decision, for
+// `steps` iterations.
+Analyzer<> jacobi(int steps) {
+  constexpr std::uint64_t n = 1024, regions = 4;
+  Analyzer<> a;
+  const Array u{0x100000}, unew{0x200000};
+  a.allocation(u.base, 8 * n);
+  a.allocation(unew.base, 8 * n);
+  a.region_begin();
+  for (int t = 0; t < steps; ++t) {
+    Label residual = kNoLabel;
+    for (std::uint64_t i = 1; i + 1 < n; ++i) {
+      const Label v = a.join(a.join(a.load(u.at(i - 1), 8), a.load(u.at(i + 1), 8)), a.load(u.at(i), 8));
+      a.store(unew.at(i), 8, a.compute(v));
+      residual = a.join(residual, a.load(unew.at(i), 8));
+      a.use(a.join(a.load(unew.at(i), 8), a.load(u.at(i), 8)), 7);  // if (unew[i] > u[i]) ...
+    }
+    a.use(a.loop_result(residual, 5), 6);  // if (residual < tol) break;
+    for (std::uint64_t r = 0; r < regions; ++r) {
+      Label m = kNoLabel;
+      for (std::uint64_t i = r * (n / regions) + 1; i < (r + 1) * (n / regions) - 1; ++i) m = a.join(m, a.load(unew.at(i), 8));
+      a.loop_result(m, 8);
+    }
+    for (std::uint64_t i = 1; i + 1 < n; ++i) a.store(u.at(i), 8, a.load(unew.at(i), 8));
+    a.iteration();
+  }
+  a.region_end();
+  return a;
+}
+
+TEST(ValueGraph, DoesNotGrowWithTheSteps) {
+  const Analyzer<> short_run = jacobi(3), long_run = jacobi(6);
+  const ValueGraph small = ValueGraph::build(short_run.profile());
+  const ValueGraph large = ValueGraph::build(long_run.profile());
+  ASSERT_GT(long_run.profile().vertex_count(), short_run.profile().vertex_count());
+  EXPECT_EQ(large.vertex_count(), small.vertex_count());
+  EXPECT_EQ(large.edge_count(), small.edge_count());
+}
+
+// Results merged are the same result: the residual of every step is one
+// vertex, each region's minimum another, each element's decision its own
+// (not one hub of every element).
+TEST(ValueGraph, MergesTheResultsOfOneSiteComputedFromTheSameVertices) {
+  const Analyzer<> run = jacobi(4);
+  const auto& profile = run.profile();
+  const ValueGraph g = ValueGraph::build(profile);
+  std::map<Address, std::set<ValueGraph::Vertex>> at_site;
+  std::map<Address, std::size_t> results;
+  for (VertexId x = 0; x < profile.vertex_count(); ++x) {
+    if (profile.vertex_home[x] < kUseSiteBase || g.local(x) == ValueGraph::kAbsent) continue;
+    at_site[profile.vertex_home[x]].insert(g.local(x));
+    ++results[profile.vertex_home[x]];
+  }
+  const Address residual = kLoopResultBase + 8 * 5, minima = kLoopResultBase + 8 * 8;
+  const Address decided = kUseSiteBase + 8 * 6, per_element = kUseSiteBase + 8 * 7;
+  EXPECT_EQ(results[residual], 4u);
+  EXPECT_EQ(at_site[residual].size(), 1u);
+  EXPECT_EQ(results[decided], 4u);
+  EXPECT_EQ(at_site[decided].size(), 1u);
+  EXPECT_EQ(results[minima], 16u);
+  EXPECT_EQ(at_site[minima].size(), 4u);
+  // Per element, two: the first step reads u as set before the region,
+  // the later ones u as copied from unew.
+  EXPECT_EQ(results[per_element], 4u * 1022);
+  EXPECT_EQ(at_site[per_element].size(), 2u * 1022);
+}
+
+}  // namespace
+}  // namespace commanalyzer
