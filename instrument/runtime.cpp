@@ -224,6 +224,22 @@ void start_stack_temps() {
   t.temp = static_cast<std::uint8_t*>(temp);
 }
 
+// Zeroes the stack the analysis used below the calling hook's frame. The
+// scan below is conservative: a later frame made in the same place, with a
+// word it has not written, would show a stale label there as a root and
+// keep every node below it alive. Stale small labels cost little; a big
+// one (a sweep's residual, flattened when the sweep's loop is left) keeps
+// the whole sweep, so after a hook that flattened one, the analyzer's dead
+// frames (the walks' arrays, a few KiB) are cleared: 16 KiB covers them
+// with room to spare.
+[[gnu::noinline]] void forget_dead_frames() {
+  volatile ca_label words[2048];
+  for (std::size_t i = 0; i < 2048; ++i) words[i] = 0;
+}
+inline void forget_big_walk() {
+  if (g_analyzer != nullptr && __builtin_expect(g_analyzer->slicer().walked_big_label(), 0)) forget_dead_frames();
+}
+
 [[gnu::noinline]] bool scan_stack_from_here(commanalyzer::UnionDagSlicer& slicer) {
   volatile std::uint64_t here = 0;  // below the frames (and spilled registers) of every caller
   const auto from = reinterpret_cast<std::uintptr_t>(&here) & ~std::uintptr_t{7};
@@ -480,14 +496,19 @@ ca_label __ca_load(const void* addr, uint32_t size) {
 }
 
 ca_label __ca_store(void* addr, uint32_t size, ca_label label, uint32_t site) {
-  InRuntime guard;
-  RuntimeAnalyzer& a = analyzer();
-  if (__builtin_expect(--g_stores_to_check == 0, 0)) check_memory();
-  if (g_stack_temps.holds(addr)) {
-    g_stack_temps.for_words(addr, size, [&](std::size_t k) { g_stack_temps.labels[k] = label; });
-    return label;
+  ca_label stored;
+  {
+    InRuntime guard;
+    RuntimeAnalyzer& a = analyzer();
+    if (__builtin_expect(--g_stores_to_check == 0, 0)) check_memory();
+    if (g_stack_temps.holds(addr)) {
+      g_stack_temps.for_words(addr, size, [&](std::size_t k) { g_stack_temps.labels[k] = label; });
+      return label;
+    }
+    stored = a.store(address(addr), size, label, site);
   }
-  return a.store(address(addr), size, label, site);
+  forget_big_walk();
+  return stored;
 }
 
 void __ca_sites(const ca_site* sites, uint32_t count) {
@@ -621,13 +642,21 @@ ca_label __ca_union(ca_label a, ca_label b) {
 }
 
 void __ca_use(ca_label label, uint32_t site) {
-  InRuntime guard;
-  analyzer().use(label, site);
+  {
+    InRuntime guard;
+    analyzer().use(label, site);
+  }
+  forget_big_walk();
 }
 
 ca_label __ca_value(ca_label label, uint32_t site) {
-  InRuntime guard;
-  return analyzer().loop_result(label, site);
+  ca_label result;
+  {
+    InRuntime guard;
+    result = analyzer().loop_result(label, site);
+  }
+  forget_big_walk();
+  return result;
 }
 
 void __commanalyzer_region_begin(void) {

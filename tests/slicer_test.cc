@@ -195,6 +195,64 @@ TEST(UnionDagSlicer, FlattenExtendingEqualsFlatten) {
   EXPECT_GT(known_sources.size(), 5000u);  // past the small walk
 }
 
+TEST(UnionDagSlicer, KeptSetsGiveTheSetsOfAFullWalk) {
+  // A kernel's shape: chains of loaded values (Jacobian entries), products
+  // of them (cofactors), and sums of cofactors made again for every corner
+  // as new nodes on the same operands -- as the pass makes nodes, from the
+  // shared run, without the memo -- flattened as loop results and stored
+  // scaled. Every flatten, whether it walks or takes kept sets, must give
+  // the set a reference slicer gives.
+  std::mt19937 rng(27);
+  UnionDagSlicer s;
+  UnionDagSlicer::NodeRun run;
+  s.share_run(&run);
+  auto inline_node = [&](Label a, Label b) {  // what the pass's inline code does
+    a &= ~kComputedBit;
+    b &= ~kComputedBit;
+    if (run.next == run.end) return s.join(a, b);
+    run.base[run.next] = {a, b};
+    return kNodeBit | kComputedBit | run.next++;
+  };
+  InternedSetSlicer reference;
+  std::vector<ValueId> got, want;
+  // A running result from another loop, which no sum contains.
+  const Label other = s.join(s.join(s.leaf(900001), s.leaf(900002)), s.leaf(900003));
+  const std::vector<ValueId> other_sources = {900001, 900002, 900003};
+  for (int element = 0; element < 300; ++element) {
+    std::array<Label, 9> chains{}, reference_chains{};
+    for (int c = 0; c < 9; ++c) {
+      for (int k = 0; k < 20; ++k) {
+        const ValueId v = 1 + rng() % 50000;
+        chains[c] = k == 0 ? s.leaf(v) : inline_node(chains[c], s.leaf(v));
+        reference_chains[c] = reference.join(reference_chains[c], reference.leaf(v));
+      }
+    }
+    std::array<Label, 9> cof{}, reference_cof{};
+    for (int c = 0; c < 9; ++c) {
+      const int p = c, q = (c + 1) % 9, r = (c + 4) % 9, t = (c + 7) % 9;
+      cof[c] = inline_node(inline_node(chains[p], chains[q]), inline_node(chains[r], chains[t]));
+      reference_cof[c] = reference.join(reference.join(reference_chains[p], reference_chains[q]),
+                                        reference.join(reference_chains[r], reference_chains[t]));
+    }
+    for (int corner = 0; corner < 8; ++corner) {
+      for (int d = 0; d < 3; ++d) {
+        const Label sum = inline_node(cof[d], inline_node(cof[d + 3], cof[d + 6]));
+        const Label reference_sum =
+            reference.join(reference_cof[d], reference.join(reference_cof[d + 3], reference_cof[d + 6]));
+        s.flatten_extending(sum, other, other_sources, got);  // a loop's result
+        reference.flatten(reference_sum, want);
+        ASSERT_EQ(got, want) << "element " << element;
+        const ValueId old = 100000 + static_cast<ValueId>(element * 24 + corner * 3 + d);
+        const Label stored = inline_node(s.leaf(old), inline_node(s.leaf(old + 50000), sum));
+        s.flatten(stored, got);
+        reference.flatten(reference.join(reference.leaf(old), reference.join(reference.leaf(old + 50000), reference_sum)),
+                          want);
+        ASSERT_EQ(got, want) << "element " << element;
+      }
+    }
+  }
+}
+
 TEST(SortUniqueSmall, MatchesSortUnique) {
   std::mt19937 rng(12);
   for (int trial = 0; trial < 20000; ++trial) {
