@@ -100,48 +100,29 @@ class FlowNetwork {
   std::vector<std::int64_t> capacity_;
 };
 
-// The recorded sources of chosen values, by ValueId: as many entries as
-// values chosen (the received ones and, further back, their sources), not
-// one per value of the run. The values are kept sorted (they come in
-// ascending order from each pass over the flows) and found by binary
-// search; the lists share one array (millions of them).
+// The recorded sources of chosen values, by ValueId. An index per value,
+// not a hash map: the lookups run for every source of every used value,
+// and the used values come in ascending order, which an index turns into
+// near-sequential reads. The lists share one array (millions of them).
 class RecordedSources {
  public:
+  explicit RecordedSources(std::size_t values) : slot_(values, 0) {}
+
   void add(ValueId v, std::span<const ValueId> sources) {
-    sorted_ &= values_.empty() || values_.back() < v;
-    values_.push_back(v);
     ids_.insert(ids_.end(), sources.begin(), sources.end());
     end_.push_back(ids_.size());
+    slot_[v] = static_cast<std::uint32_t>(end_.size() - 1);
   }
-  // After the last add: the lists in the order of their values (several
-  // passes back each add an ascending run).
-  void finish() {
-    if (sorted_) return;
-    std::vector<std::uint32_t> order(values_.size());
-    for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) { return values_[x] < values_[y]; });
-    std::vector<ValueId> values, ids;
-    std::vector<std::uint64_t> end{0};
-    for (std::uint32_t i : order) {
-      values.push_back(values_[i]);
-      ids.insert(ids.end(), ids_.begin() + static_cast<std::ptrdiff_t>(end_[i]),
-                 ids_.begin() + static_cast<std::ptrdiff_t>(end_[i + 1]));
-      end.push_back(ids.size());
-    }
-    values_ = std::move(values), ids_ = std::move(ids), end_ = std::move(end);
-    sorted_ = true;
-  }
-  bool contains(ValueId v) const { return std::binary_search(values_.begin(), values_.end(), v); }
+  bool contains(ValueId v) const { return slot_[v] != 0; }
   // Requires contains(v).
   std::span<const ValueId> operator[](ValueId v) const {
-    const auto i = static_cast<std::size_t>(std::lower_bound(values_.begin(), values_.end(), v) - values_.begin());
-    return {ids_.data() + end_[i], ids_.data() + end_[i + 1]};
+    const std::uint32_t i = slot_[v];
+    return {ids_.data() + end_[i - 1], ids_.data() + end_[i]};
   }
 
  private:
-  bool sorted_ = true;
-  std::vector<ValueId> values_;        // the values with a list
-  std::vector<std::uint64_t> end_{0};  // list i is ids_[end_[i], end_[i + 1])
+  std::vector<std::uint32_t> slot_;      // per value: its list's number, 0 = none
+  std::vector<std::uint64_t> end_{0};    // list i is ids_[end_[i - 1], end_[i])
   std::vector<ValueId> ids_;
 };
 
@@ -197,7 +178,7 @@ std::vector<std::vector<ValueId>> used_by_process(const Received& received, int 
 template <class ProfileT, class Received>
 RecordedSources sources_back_from(const ProfileT& profile, const Received& received, int procs,
                                   RecomputationLimits limits) {
-  RecordedSources sources_of;
+  RecordedSources sources_of(profile.values.count() + 1);
   std::vector<bool> wanted(profile.values.count() + 1, false);
   std::size_t wanted_count = 0;
   for (const auto& entry : received) {
@@ -205,17 +186,15 @@ RecordedSources sources_back_from(const ProfileT& profile, const Received& recei
     wanted_count += !wanted[v];
     wanted[v] = true;
   }
-  std::vector<bool> recorded(wanted.size(), false);
   for (int level = 0; level < limits.depth && wanted_count != 0; ++level) {
     std::vector<bool> next(wanted.size(), false);
     std::size_t next_count = 0;
     profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
       if (!wanted[v]) return;
       sources_of.add(v, sources);
-      recorded[v] = true;
       if (sources.size() <= limits.max_sources && level + 1 < limits.depth) {
         for (ValueId s : sources) {
-          if (!next[s] && !recorded[s]) {
+          if (!next[s] && !sources_of.contains(s)) {
             next[s] = true;
             ++next_count;
           }
@@ -225,7 +204,6 @@ RecordedSources sources_back_from(const ProfileT& profile, const Received& recei
     wanted = std::move(next);
     wanted_count = next_count;
   }
-  sources_of.finish();
   return sources_of;
 }
 
@@ -236,14 +214,20 @@ RecordedSources sources_back_from(const ProfileT& profile, const Received& recei
 template <class ProfileT, class OwnerOf, class ContributedTo>
 class ReceptionCut {
  public:
+  // Per value, for the receiver at hand: used by it, a ghost update. An
+  // array shared by every receiver's problem (cleared after each), not
+  // sets: the checks run for every source of every used value.
+  enum : std::uint8_t { kUsedHere = 1, kGhost = 2 };
+
   ReceptionCut(const ProfileT& profile, const RecordedSources& sources_of, const OwnerOf& owner_of,
-               const ContributedTo& contributed, RecomputationLimits limits, ProcId q)
+               const ContributedTo& contributed, RecomputationLimits limits, ProcId q, std::vector<std::uint8_t>& mark)
       : profile_(profile),
         sources_of_(sources_of),
         owner_of_(owner_of),
         contributed_(contributed),
         limits_(limits),
-        q_(q) {}
+        q_(q),
+        mark_(mark) {}
 
   // The values q receives, of `used` (ascending) and earlier ones.
   absl::flat_hash_set<ValueId> receive(const std::vector<ValueId>& used) {
@@ -252,7 +236,9 @@ class ReceptionCut {
     expand();
     mark_round_trips();
     leave_out_components_without_cheaper_cut();
-    return solve();
+    absl::flat_hash_set<ValueId> received = solve();
+    for (ValueId v : used) mark_[v] = 0;
+    return received;
   }
 
  private:
@@ -284,16 +270,16 @@ class ReceptionCut {
   // itself (LULESH's summed force, from which a shared node's velocity
   // and then its position follow).
   void mark_ghost_updates(const std::vector<ValueId>& used) {
+    for (ValueId v : used) mark_[v] = kUsedHere;
     for (ValueId v : used) {  // ascending: sources before the values computed from them
       if (!sources_of_.contains(v)) continue;
       bool remote = false, from_ghosts = true;
       for (ValueId s : sources_of_[v]) {
         if (free_at_q(s)) continue;
         remote = true;
-        from_ghosts &= std::binary_search(used.begin(), used.end(), s) &&
-                       (!sources_of_.contains(s) || ghosts_.contains(s));
+        from_ghosts &= (mark_[s] & kUsedHere) && (!sources_of_.contains(s) || (mark_[s] & kGhost));
       }
-      if (remote && from_ghosts) ghosts_.insert(v);
+      if (remote && from_ghosts) mark_[v] |= kGhost;
     }
   }
 
@@ -305,7 +291,7 @@ class ReceptionCut {
       queue_.pop_front();
       if (depth_of_[i] >= limits_.depth || !sources_of_.contains(values_[i]) ||
           sources_of_[values_[i]].size() > limits_.max_sources ||
-          (depth_of_[i] == 0 && ghosts_.contains(values_[i]))) {
+          (depth_of_[i] == 0 && (mark_[values_[i]] & kGhost))) {
         uncomputable_[i] = 1;
         continue;
       }
@@ -423,7 +409,7 @@ class ReceptionCut {
   const ContributedTo& contributed_;
   const RecomputationLimits limits_;
   const ProcId q_;
-  absl::flat_hash_set<ValueId> ghosts_;  // used values that are ghost updates
+  std::vector<std::uint8_t>& mark_;
   absl::flat_hash_map<ValueId, std::uint32_t> index_;  // node of a value
   std::vector<ValueId> values_;
   std::vector<int> depth_of_;
@@ -458,10 +444,11 @@ ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const Received
   const std::vector<std::vector<ValueId>> used = recomputation_internal::used_by_process(received, procs);
   const recomputation_internal::RecordedSources sources_of =
       recomputation_internal::sources_back_from(profile, received, procs, limits);
+  std::vector<std::uint8_t> mark(profile.values.count() + 1, 0);
   for (ProcId q = 0; q < procs; ++q) {
     if (used[q].empty()) continue;
     recomputation_internal::ReceptionCut<ProfileT, OwnerOf, ContributedTo> cut(profile, sources_of, owner_of,
-                                                                               contributed, limits, q);
+                                                                               contributed, limits, q, mark);
     const absl::flat_hash_set<ValueId> receive = cut.receive(used[q]);
     for (ValueId v : used[q]) {
       if (!receive.contains(v)) plan.recomputed.insert(static_cast<std::uint64_t>(v) * procs + q);
