@@ -32,6 +32,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/hash/hash.h"
 #include "commanalyzer/estimate/csr_rows.h"
+#include "commanalyzer/estimate/phase_degrees.h"
 #include "commanalyzer/record/types.h"
 
 namespace commanalyzer {
@@ -106,13 +107,16 @@ class ValueGraph {
     std::vector<std::uint64_t> in_start = csr::in_row_starts(g.directed_, g.vertex_count());
     std::vector<std::function<void()>> steps{
         [&] { g.symmetric_ = csr::symmetric_closure(g.directed_, in_start, threads); },
-        [&] { g.count_peak_phase_degrees(profile, in_start); }};
+        [&] {
+          g.phase_degrees_.count(
+              profile, [&](ValueId v) { return g.local_[values.vertex(v)]; }, g.directed_, in_start);
+        }};
     if (threads > 1) {
       csr::run_together(steps);
     } else {
       for (auto& step : steps) step();
     }
-    g.drop_peak_non_candidates();
+    g.phase_degrees_.drop_below_floor(g.symmetric_);
     g.reduction_.assign(g.vertex_count(), 0);
     if constexpr (requires { profile.reductions; }) g.mark_loop_reductions(profile);
     return g;
@@ -222,31 +226,12 @@ class ValueGraph {
   std::uint8_t source_uses(ValueId s) const { return source_uses_[s]; }
   // Number of distinct neighbours, either direction (the paper's value degree).
   std::size_t degree(Vertex v) const { return boost::out_degree(v, symmetric_); }
-  // The most distinct neighbours v has within one iteration. A location
-  // updated in place every iteration (one coalesced vertex) gains new
-  // neighbours every iteration; a global value is used by almost everything
-  // within one. Counted for vertices of degree >= sqrt(n), n the vertices
-  // of the largest iteration (peak_phase_vertices; the candidates for
-  // singletons), and only up to ceil(sqrt(n)), the singleton floor (a
-  // residual's million sources per step need not be told apart); the
-  // degree for the others and for unmarked runs.
-  std::size_t peak_phase_degree(Vertex v) const {
-    const auto it = peak_phase_degree_.find(v);
-    return it == peak_phase_degree_.end() ? degree(v) : it->second;
-  }
-
-  // The most vertices one iteration's flows touch (all vertices for
-  // unmarked runs): the size of the problem a global value is used by, or
-  // computed from, nearly all of, whatever the number of iterations.
-  std::size_t peak_phase_vertices() const {
-    return peak_phase_vertices_ == 0 ? vertex_count() : peak_phase_vertices_;
-  }
-
-  // The degree of a global value, sqrt(peak_phase_vertices()): the
-  // geometric middle between a stencil's or mesh's constant degree and the
-  // ~n of a value used by, or computed from, nearly all of one iteration
-  // (the singleton scorer's floor).
-  double global_degree() const { return std::sqrt(static_cast<double>(peak_phase_vertices())); }
+  // The most distinct neighbours v has within one iteration, the most
+  // vertices one iteration touches, and the degree of a global value
+  // (phase_degrees.h).
+  std::size_t peak_phase_degree(Vertex v) const { return phase_degrees_.peak_degree(v).value_or(degree(v)); }
+  std::size_t peak_phase_vertices() const { return phase_degrees_.peak_vertices(vertex_count()); }
+  double global_degree() const { return phase_degrees_.global_degree(vertex_count()); }
 
   // GraphViz dot of the directed VCG; vertices named by their VertexId.
   void write_graphviz(std::ostream& out) const {
@@ -324,89 +309,7 @@ class ValueGraph {
   }
   absl::flat_hash_set<ValueId> unused_loop_results_;
   std::vector<std::uint8_t> reduction_;  // per vertex: 0, kLoopReduction or kComputedFromReductions
-  absl::flat_hash_map<Vertex, std::size_t> peak_phase_degree_;
-  std::size_t peak_phase_vertices_ = 0;  // 0: not counted (unmarked runs)
-
-  template <class Profile>
-  void count_peak_phase_vertices(const Profile& profile) {
-    constexpr std::size_t kNever = ~std::size_t{0};
-    std::vector<std::size_t> seen_in(vertex_count(), kNever);
-    std::size_t phase = 0, touched = 0;
-    auto touch = [&](Vertex x) {
-      if (x != kAbsent && seen_in[x] != phase) seen_in[x] = phase, ++touched;
-    };
-    profile.flows.for_each([&](ValueId value, std::span<const ValueId> sources) {
-      if (const std::size_t p = profile.phase_of(value); p != phase) {
-        peak_phase_vertices_ = std::max(peak_phase_vertices_, touched);
-        phase = p;
-        touched = 0;
-      }
-      touch(local_[profile.values.vertex(value)]);
-      for (ValueId s : sources) touch(local_[profile.values.vertex(s)]);
-    });
-    peak_phase_vertices_ = std::max(peak_phase_vertices_, touched);
-  }
-
-  // Counts for every vertex whose out + in degree (`in_start`: the
-  // directed graph's in-edge row starts) reaches the floor: a superset of
-  // the candidates, before the symmetric degrees are known.
-  template <class Profile>
-  void count_peak_phase_degrees(const Profile& profile, const std::vector<std::uint64_t>& in_start) {
-    if (profile.phase_count() < 2 || vertex_count() == 0) return;
-    count_peak_phase_vertices(profile);
-    const std::size_t floor = peak_floor();
-    const auto cap = static_cast<std::size_t>(std::ceil(global_degree()));
-    absl::flat_hash_map<Vertex, absl::flat_hash_set<Vertex>> seen;  // candidate -> neighbours this phase
-    std::vector<std::uint8_t> candidate(vertex_count(), 0);
-    for (Vertex v = 0; v < vertex_count(); ++v) {
-      if (boost::out_degree(v, directed_) + (in_start[v + 1] - in_start[v]) >= floor) {
-        seen[v];
-        candidate[v] = 1;
-      }
-    }
-    if (seen.empty()) return;
-    for (const auto& [v, unused] : seen) peak_phase_degree_[v] = 0;
-    auto close_phase = [&] {
-      for (auto& [v, neighbours] : seen) {
-        peak_phase_degree_[v] = std::max(peak_phase_degree_[v], neighbours.size());
-        neighbours.clear();
-      }
-    };
-    std::size_t phase = 0;
-    profile.flows.for_each([&](ValueId value, std::span<const ValueId> sources) {
-      if (const std::size_t p = profile.phase_of(value); p != phase) {
-        close_phase();
-        phase = p;
-      }
-      const Vertex sink = local_[profile.values.vertex(value)];
-      absl::flat_hash_set<Vertex>* sink_seen = candidate[sink] ? &seen[sink] : nullptr;
-      for (ValueId s : sources) {
-        const Vertex source = local_[profile.values.vertex(s)];
-        if (source == sink) continue;
-        if (sink_seen && sink_seen->size() < cap) sink_seen->insert(source);
-        if (candidate[source]) {
-          absl::flat_hash_set<Vertex>& source_seen = seen[source];
-          if (source_seen.size() < cap) source_seen.insert(sink);
-        }
-      }
-    });
-    close_phase();
-  }
-
-  std::size_t peak_floor() const {
-    return static_cast<std::size_t>(global_degree());
-  }
-
-  void drop_peak_non_candidates() {
-    const std::size_t floor = peak_floor();
-    for (auto it = peak_phase_degree_.begin(); it != peak_phase_degree_.end();) {
-      if (degree(it->first) < floor) {
-        peak_phase_degree_.erase(it++);
-      } else {
-        ++it;
-      }
-    }
-  }
+  PhaseDegrees phase_degrees_;
 };
 
 }  // namespace commanalyzer

@@ -1,0 +1,143 @@
+// Degrees within one iteration, for the singleton scorer (singleton.h) and
+// the loop-reduction rule (ValueGraph::mark_loop_reductions): the value
+// graph's degrees sum every iteration, and a location updated in place
+// every iteration (one coalesced vertex) gains new neighbours every
+// iteration, while a global value is used by almost everything within one.
+//
+//   PhaseDegrees d;
+//   d.count(profile, local_of, directed, in_row_starts);  // one pass over the flows
+//   d.drop_below_floor(symmetric);
+//   d.peak_degree(v).value_or(symmetric degree);
+#ifndef COMMANALYZER_ESTIMATE_PHASE_DEGREES_H_
+#define COMMANALYZER_ESTIMATE_PHASE_DEGREES_H_
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "commanalyzer/estimate/csr_rows.h"
+#include "commanalyzer/record/types.h"
+
+namespace commanalyzer {
+
+class PhaseDegrees {
+ public:
+  // The most vertices one iteration's flows touch (all vertices, `n`, for
+  // unmarked runs): the size of the problem a global value is used by, or
+  // computed from, nearly all of, whatever the number of iterations.
+  std::size_t peak_vertices(std::size_t n) const { return peak_vertices_ == 0 ? n : peak_vertices_; }
+
+  // The degree of a global value, sqrt(peak_vertices(n)): the geometric
+  // middle between a stencil's or mesh's constant degree and the ~n of a
+  // value used by, or computed from, nearly all of one iteration (the
+  // singleton scorer's floor).
+  double global_degree(std::size_t n) const { return std::sqrt(static_cast<double>(peak_vertices(n))); }
+
+  // The most distinct neighbours v has within one iteration, counted for
+  // vertices of degree >= the floor (the candidates for singletons) and
+  // only up to ceil(global_degree) (a residual's million sources per step
+  // need not be told apart); none for the others and for unmarked runs.
+  std::optional<std::size_t> peak_degree(CsrVertex v) const {
+    const auto it = peak_degree_.find(v);
+    if (it == peak_degree_.end()) return std::nullopt;
+    return it->second;
+  }
+
+  // Counts for every vertex whose out + in degree (`in_start`: the
+  // directed graph's in-edge row starts) reaches the floor: a superset of
+  // the candidates, before the symmetric degrees are known. local_of(v):
+  // value v's graph vertex.
+  template <class Profile, class LocalOf>
+  void count(const Profile& profile, const LocalOf& local_of, const CsrGraph& directed,
+             const std::vector<std::uint64_t>& in_start) {
+    const std::size_t n = boost::num_vertices(directed);
+    if (profile.phase_count() < 2 || n == 0) return;
+    count_peak_vertices(profile, local_of, n);
+    const std::size_t floor = floor_of(n);
+    const auto cap = static_cast<std::size_t>(std::ceil(global_degree(n)));
+    absl::flat_hash_map<CsrVertex, absl::flat_hash_set<CsrVertex>> seen;  // candidate -> neighbours this phase
+    std::vector<std::uint8_t> candidate(n, 0);
+    for (CsrVertex v = 0; v < n; ++v) {
+      if (boost::out_degree(v, directed) + (in_start[v + 1] - in_start[v]) >= floor) {
+        seen[v];
+        candidate[v] = 1;
+      }
+    }
+    if (seen.empty()) return;
+    for (const auto& [v, unused] : seen) peak_degree_[v] = 0;
+    auto close_phase = [&] {
+      for (auto& [v, neighbours] : seen) {
+        peak_degree_[v] = std::max(peak_degree_[v], neighbours.size());
+        neighbours.clear();
+      }
+    };
+    std::size_t phase = 0;
+    profile.flows.for_each([&](ValueId value, std::span<const ValueId> sources) {
+      if (const std::size_t p = profile.phase_of(value); p != phase) {
+        close_phase();
+        phase = p;
+      }
+      const CsrVertex sink = local_of(value);
+      absl::flat_hash_set<CsrVertex>* sink_seen = candidate[sink] ? &seen[sink] : nullptr;
+      for (ValueId s : sources) {
+        const CsrVertex source = local_of(s);
+        if (source == sink) continue;
+        if (sink_seen && sink_seen->size() < cap) sink_seen->insert(source);
+        if (candidate[source]) {
+          absl::flat_hash_set<CsrVertex>& source_seen = seen[source];
+          if (source_seen.size() < cap) source_seen.insert(sink);
+        }
+      }
+    });
+    close_phase();
+  }
+
+  // Forgets the vertices whose symmetric degree is below the floor: never
+  // candidates.
+  void drop_below_floor(const CsrGraph& symmetric) {
+    const std::size_t floor = floor_of(boost::num_vertices(symmetric));
+    for (auto it = peak_degree_.begin(); it != peak_degree_.end();) {
+      if (boost::out_degree(it->first, symmetric) < floor) {
+        peak_degree_.erase(it++);
+      } else {
+        ++it;
+      }
+    }
+  }
+
+ private:
+  std::size_t floor_of(std::size_t n) const { return static_cast<std::size_t>(global_degree(n)); }
+
+  template <class Profile, class LocalOf>
+  void count_peak_vertices(const Profile& profile, const LocalOf& local_of, std::size_t n) {
+    constexpr std::size_t kNever = ~std::size_t{0};
+    std::vector<std::size_t> seen_in(n, kNever);
+    std::size_t phase = 0, touched = 0;
+    auto touch = [&](CsrVertex x) {
+      if (x != kNoCsrVertex && seen_in[x] != phase) seen_in[x] = phase, ++touched;
+    };
+    profile.flows.for_each([&](ValueId value, std::span<const ValueId> sources) {
+      if (const std::size_t p = profile.phase_of(value); p != phase) {
+        peak_vertices_ = std::max(peak_vertices_, touched);
+        phase = p;
+        touched = 0;
+      }
+      touch(local_of(value));
+      for (ValueId s : sources) touch(local_of(s));
+    });
+    peak_vertices_ = std::max(peak_vertices_, touched);
+  }
+
+  absl::flat_hash_map<CsrVertex, std::size_t> peak_degree_;
+  std::size_t peak_vertices_ = 0;  // 0: not counted (unmarked runs)
+};
+
+}  // namespace commanalyzer
+
+#endif  // COMMANALYZER_ESTIMATE_PHASE_DEGREES_H_
