@@ -378,7 +378,7 @@ struct LogicalVolumeCostModel {
       const std::uint64_t busiest = *std::max_element(work.begin(), work.end());
       result.phase_work[phase] = replicated_work + busiest;
       for (int p = 0; p < n; ++p) result.process_work[p] += replicated_work + work[p];
-      // The iteration's exchanges wait for every process (schedule()); what
+      // The iteration's exchanges wait for every process (ComputeSchedule); what
       // its critical path adds to its busiest process's work is waiting.
       const std::uint64_t span = schedule.next_iteration(phase < profile.iteration_marks.size()
                                                              ? profile.iteration_marks[phase]
