@@ -159,5 +159,50 @@ TEST(PlanReceptions, MatchesTheCheapestCutOnRandomPrograms) {
   EXPECT_GT(recomputing, 20);
 }
 
+// The index finds every list, added in any order (as each step back
+// adds its own), including empty ones and lists larger than a block, and
+// no value without one.
+TEST(RecordedSources, FindsListsAddedInAnyOrder) {
+  constexpr ValueId kValues = 300000;
+  recomputation_internal::RecordedSources sources(kValues + 1);
+  std::mt19937 rng(7);
+  std::vector<std::vector<ValueId>> expected(kValues + 1);
+  std::vector<ValueId> order;
+  for (ValueId v = 1; v <= kValues; v += 1 + rng() % 5) order.push_back(v);
+  std::shuffle(order.begin(), order.end(), rng);
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const ValueId v = order[i];
+    // Mostly a few sources; now and then none, or more than a block holds.
+    const std::size_t size = i % 997 == 0 ? 70000 + i % 13 : i % 11 == 0 ? 0 : 1 + rng() % 9;
+    for (std::size_t k = 0; k < size; ++k) expected[v].push_back(static_cast<ValueId>(rng()));
+    sources.add(v, expected[v]);
+  }
+  sources.seal();
+  std::vector<bool> added(kValues + 1, false);
+  for (ValueId v : order) added[v] = true;
+  for (ValueId v = 0; v <= kValues; ++v) {
+    ASSERT_EQ(sources.contains(v), added[v]) << v;
+    if (!added[v]) continue;
+    const std::span<const ValueId> got = sources[v];
+    ASSERT_TRUE(std::equal(got.begin(), got.end(), expected[v].begin(), expected[v].end())) << v;
+  }
+}
+
+TEST(ValueMarks, KeepsTwoFlagsPerValueApart) {
+  recomputation_internal::ValueMarks marks(100);
+  marks.set(31, 1);
+  marks.set(32, 2);
+  marks.set(33, 1);
+  marks.set(33, 2);
+  EXPECT_EQ(marks[30], 0);
+  EXPECT_EQ(marks[31], 1);
+  EXPECT_EQ(marks[32], 2);
+  EXPECT_EQ(marks[33], 3);
+  marks.clear(33);
+  EXPECT_EQ(marks[33], 0);
+  EXPECT_EQ(marks[32], 2);
+  EXPECT_EQ(marks[31], 1);
+}
+
 }  // namespace
 }  // namespace commanalyzer

@@ -14,9 +14,11 @@
 #define COMMANALYZER_RECOMPUTATION_H_
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <deque>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <span>
 #include <type_traits>
@@ -100,30 +102,98 @@ class FlowNetwork {
   std::vector<std::int64_t> capacity_;
 };
 
-// The recorded sources of chosen values, by ValueId. An index per value,
-// not a hash map: the lookups run for every source of every used value,
-// and the used values come in ascending order, which an index turns into
-// near-sequential reads. The lists share one array (millions of them).
+// The recorded sources of chosen values, by ValueId. Looked up for every
+// source of every used value, in near-ascending order, so by position, not
+// by hash: a bit per recorded value says whether it has a list, and a
+// count of the set bits before each 64-bit word turns the bit into the
+// list's number (1.5 bits per value of the run instead of a 4-byte slot:
+// the index no longer outweighs the lists it finds). The lists (millions)
+// are packed into blocks of a fixed size, allocated as they fill: one
+// growing array would copy itself at every doubling and hold up to three
+// times the lists at its peak. Lists are added in any order; seal()
+// numbers them by value before the first lookup.
 class RecordedSources {
  public:
-  explicit RecordedSources(std::size_t values) : slot_(values, 0) {}
+  explicit RecordedSources(std::size_t values) : present_((values + 63) / 64, 0) {}
 
   void add(ValueId v, std::span<const ValueId> sources) {
-    ids_.insert(ids_.end(), sources.begin(), sources.end());
-    end_.push_back(ids_.size());
-    slot_[v] = static_cast<std::uint32_t>(end_.size() - 1);
+    ValueId* const first = place(sources.size());
+    std::copy(sources.begin(), sources.end(), first);
+    lists_.push_back({first, static_cast<std::uint32_t>(sources.size())});
+    added_.push_back(v);
+    present_[v / 64] |= bit(v);
   }
-  bool contains(ValueId v) const { return slot_[v] != 0; }
-  // Requires contains(v).
+  bool contains(ValueId v) const { return (present_[v / 64] & bit(v)) != 0; }
+
+  // Numbers the lists by value: afterwards operator[] finds them.
+  void seal() {
+    rank_.resize(present_.size());
+    std::uint32_t before = 0;
+    for (std::size_t w = 0; w < present_.size(); ++w) {
+      rank_[w] = before;
+      before += static_cast<std::uint32_t>(std::popcount(present_[w]));
+    }
+    list_of_rank_.resize(added_.size());
+    for (std::uint32_t list = 0; list < added_.size(); ++list) list_of_rank_[rank(added_[list])] = list;
+    added_ = {};
+  }
+
+  // Requires contains(v) and seal().
   std::span<const ValueId> operator[](ValueId v) const {
-    const std::uint32_t i = slot_[v];
-    return {ids_.data() + end_[i - 1], ids_.data() + end_[i]};
+    const List& list = lists_[list_of_rank_[rank(v)]];
+    return {list.first, list.size};
   }
 
  private:
-  std::vector<std::uint32_t> slot_;      // per value: its list's number, 0 = none
-  std::vector<std::uint64_t> end_{0};    // list i is ids_[end_[i - 1], end_[i])
-  std::vector<ValueId> ids_;
+  static constexpr std::size_t kBlock = std::size_t{1} << 16;  // ids: 256 KiB
+  struct List {
+    const ValueId* first;
+    std::uint32_t size;
+  };
+
+  // Room for a list of `size` ids: in the current block, a new one, or
+  // (larger than a block) one of its own.
+  ValueId* place(std::size_t size) {
+    if (size > kBlock) return blocks_.emplace_back(std::make_unique_for_overwrite<ValueId[]>(size)).get();
+    if (size > room_) {
+      free_ = blocks_.emplace_back(std::make_unique_for_overwrite<ValueId[]>(kBlock)).get();
+      room_ = kBlock;
+    }
+    ValueId* const first = free_;
+    free_ += size;
+    room_ -= size;
+    return first;
+  }
+
+  static std::uint64_t bit(ValueId v) { return std::uint64_t{1} << (v % 64); }
+  // Recorded values below v.
+  std::uint32_t rank(ValueId v) const {
+    return rank_[v / 64] + static_cast<std::uint32_t>(std::popcount(present_[v / 64] & (bit(v) - 1)));
+  }
+
+  std::vector<std::uint64_t> present_;      // bit v: v has a list
+  std::vector<std::uint32_t> rank_;         // per word: set bits in the words before it
+  std::vector<std::uint32_t> list_of_rank_;  // the list of the k-th recorded value
+  std::vector<ValueId> added_;              // the value of list i, until seal()
+  std::vector<List> lists_;
+  std::vector<std::unique_ptr<ValueId[]>> blocks_;
+  ValueId* free_ = nullptr;  // the current block's unused part
+  std::size_t room_ = 0;
+};
+
+// Two flags per value of the run, two bits each value (a byte each would
+// outweigh the rest of the plan on a long run): set for one receiver's used
+// values, cleared after it.
+class ValueMarks {
+ public:
+  explicit ValueMarks(std::size_t values) : bits_((values + 31) / 32, 0) {}
+  std::uint8_t operator[](ValueId v) const { return static_cast<std::uint8_t>((bits_[v / 32] >> shift(v)) & 3); }
+  void set(ValueId v, std::uint8_t flags) { bits_[v / 32] |= std::uint64_t{flags} << shift(v); }
+  void clear(ValueId v) { bits_[v / 32] &= ~(std::uint64_t{3} << shift(v)); }
+
+ private:
+  static unsigned shift(ValueId v) { return 2 * (v % 32); }
+  std::vector<std::uint64_t> bits_;
 };
 
 }  // namespace recomputation_internal
@@ -204,6 +274,7 @@ RecordedSources sources_back_from(const ProfileT& profile, const Received& recei
     wanted = std::move(next);
     wanted_count = next_count;
   }
+  sources_of.seal();
   return sources_of;
 }
 
@@ -220,7 +291,7 @@ class ReceptionCut {
   enum : std::uint8_t { kUsedHere = 1, kGhost = 2 };
 
   ReceptionCut(const ProfileT& profile, const RecordedSources& sources_of, const OwnerOf& owner_of,
-               const ContributedTo& contributed, RecomputationLimits limits, ProcId q, std::vector<std::uint8_t>& mark)
+               const ContributedTo& contributed, RecomputationLimits limits, ProcId q, ValueMarks& mark)
       : profile_(profile),
         sources_of_(sources_of),
         owner_of_(owner_of),
@@ -237,7 +308,7 @@ class ReceptionCut {
     mark_round_trips();
     leave_out_components_without_cheaper_cut();
     absl::flat_hash_set<ValueId> received = solve();
-    for (ValueId v : used) mark_[v] = 0;
+    for (ValueId v : used) mark_.clear(v);
     return received;
   }
 
@@ -270,7 +341,7 @@ class ReceptionCut {
   // itself (LULESH's summed force, from which a shared node's velocity
   // and then its position follow).
   void mark_ghost_updates(const std::vector<ValueId>& used) {
-    for (ValueId v : used) mark_[v] = kUsedHere;
+    for (ValueId v : used) mark_.set(v, kUsedHere);
     for (ValueId v : used) {  // ascending: sources before the values computed from them
       if (!sources_of_.contains(v)) continue;
       bool remote = false, from_ghosts = true;
@@ -279,7 +350,7 @@ class ReceptionCut {
         remote = true;
         from_ghosts &= (mark_[s] & kUsedHere) && (!sources_of_.contains(s) || (mark_[s] & kGhost));
       }
-      if (remote && from_ghosts) mark_[v] |= kGhost;
+      if (remote && from_ghosts) mark_.set(v, kGhost);
     }
   }
 
@@ -409,7 +480,7 @@ class ReceptionCut {
   const ContributedTo& contributed_;
   const RecomputationLimits limits_;
   const ProcId q_;
-  std::vector<std::uint8_t>& mark_;
+  ValueMarks& mark_;
   absl::flat_hash_map<ValueId, std::uint32_t> index_;  // node of a value
   std::vector<ValueId> values_;
   std::vector<int> depth_of_;
@@ -444,7 +515,7 @@ ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const Received
   const std::vector<std::vector<ValueId>> used = recomputation_internal::used_by_process(received, procs);
   const recomputation_internal::RecordedSources sources_of =
       recomputation_internal::sources_back_from(profile, received, procs, limits);
-  std::vector<std::uint8_t> mark(profile.values.count() + 1, 0);
+  recomputation_internal::ValueMarks mark(profile.values.count() + 1);
   for (ProcId q = 0; q < procs; ++q) {
     if (used[q].empty()) continue;
     recomputation_internal::ReceptionCut<ProfileT, OwnerOf, ContributedTo> cut(profile, sources_of, owner_of,
