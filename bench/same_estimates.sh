@@ -9,29 +9,68 @@
 #   bench/same_estimates.sh --check DIR    # after: exit 1 and a diff if any differ
 # --tool FILE uses that commanalyzer binary (default: builds //tools:commanalyzer).
 # --apps a,b limits the examples (default: all five).
+# --corpus VALDIR: the public codes instead, from the profiles
+#   tools/validate_public.sh kept (VALDIR/CODE/analysis-OX/build/program.profile,
+#   one --out directory per code), each re-estimated at the process counts
+#   of its estimate-OX.json; the whole table and the "where" lines are
+#   compared, not the candidates' predicted times.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mode="" dir="" tool="" apps=""
+mode="" dir="" tool="" apps="" corpus=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --record|--check) mode="${1#--}"; dir="$2"; shift ;;
     --tool) tool="$2"; shift ;;
     --apps) apps="$2"; shift ;;
-    *) echo "usage: $0 --record|--check DIR [--tool FILE] [--apps a,b]" >&2; exit 2 ;;
+    --corpus) corpus="$2"; shift ;;
+    *) echo "usage: $0 --record|--check DIR [--tool FILE] [--apps a,b | --corpus VALDIR]" >&2; exit 2 ;;
   esac
   shift
 done
-[ -n "$mode" ] || { echo "usage: $0 --record|--check DIR [--tool FILE] [--apps a,b]" >&2; exit 2; }
+[ -n "$mode" ] || { echo "usage: $0 --record|--check DIR [--tool FILE] [--apps a,b | --corpus VALDIR]" >&2; exit 2; }
 if [ -z "$tool" ]; then
   bazel build //tools:commanalyzer >/dev/null 2>&1
   tool="$PWD/bazel-bin/tools/commanalyzer"
 fi
-# The validation sizes of tools/validate.sh.
-cases=("heat2d|512 100" "matmul|128" "spmv|1024 6 1024" "minighost|48 48 48 4 10" "lulesh|24 5")
+# One result: recorded, or compared with the record (exit status 1 if any differs).
+status=0
+settle() {  # NAME FILE
+  if [ "$mode" = record ]; then
+    cp "$2" "$dir/$1.estimate"
+    echo "$1: recorded"
+  elif cmp -s "$dir/$1.estimate" "$2"; then
+    echo "$1: same estimate"
+  else
+    echo "$1: ESTIMATE CHANGED"
+    diff "$dir/$1.estimate" "$2" || true
+    status=1
+  fi
+}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$dir"
-status=0
+if [ -n "$corpus" ]; then
+  found=0
+  for profile in "$corpus"/*/analysis-O*/build/program.profile; do
+    [ -f "$profile" ] || continue
+    analysis=$(dirname "$(dirname "$profile")")
+    code=$(basename "$(dirname "$analysis")") level=${analysis##*analysis-}
+    procs=$(python3 -c 'import json, sys; print(",".join(str(e["n"]) for e in json.load(open(sys.argv[1]))["procs"]))' \
+      "$(dirname "$analysis")/estimate-$level.json")
+    # Everything but the predicted times (the candidates' and the table's).
+    "$tool" estimate "$profile" --procs "$procs" 2>/dev/null |
+      sed -E 's|/ [0-9.]+\)|)|g; s|/ [0-9.]+,|,|g' |
+      awk '$1 == "procs" { table = 1; next } table && $1 ~ /^[0-9]+$/ { $8 = $9 = ""; print; next }
+           { table = 0; print }' >"$work/est"
+    [ -s "$work/est" ] || { echo "$code $level: no estimate" >&2; exit 1; }
+    settle "$code-$level" "$work/est"
+    found=$((found + 1))
+  done
+  [ "$found" -gt 0 ] || { echo "no profiles under $corpus/*/analysis-O*/build" >&2; exit 2; }
+  exit $status
+fi
+# The validation sizes of tools/validate.sh.
+cases=("heat2d|512 100" "matmul|128" "spmv|1024 6 1024" "minighost|48 48 48 4 10" "lulesh|24 5")
 for c in "${cases[@]}"; do
   IFS='|' read -r app args <<<"$c"
   if [ -n "$apps" ] && [[ ",$apps," != *",$app,"* ]]; then continue; fi
@@ -44,15 +83,6 @@ for c in "${cases[@]}"; do
          table && $1 ~ /^[0-9]+$/ { print $1, $2, $3, $4, $5, $6; next }
          table { table = 0 }' >"$work/$app.estimate"
   [ -s "$work/$app.estimate" ] || { echo "$app: no estimate table" >&2; exit 1; }
-  if [ "$mode" = record ]; then
-    cp "$work/$app.estimate" "$dir/$app.estimate"
-    echo "$app: recorded"
-  elif cmp -s "$dir/$app.estimate" "$work/$app.estimate"; then
-    echo "$app: same estimate"
-  else
-    echo "$app: ESTIMATE CHANGED"
-    diff "$dir/$app.estimate" "$work/$app.estimate" || true
-    status=1
-  fi
+  settle "$app" "$work/$app.estimate"
 done
 exit $status

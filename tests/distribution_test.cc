@@ -692,5 +692,61 @@ TEST(Distribution, GridOwnerCutsEveryDimensionInBalancedBlocks) {
   EXPECT_EQ(grid_owner(4 * 7 + 6, big, grid, &dims), 5);
 }
 
+// The learning window: candidates compared on the first iterations, the
+// one kept costed on the whole run. A 2-D five-point sweep repeats the same
+// halo exchange every step: the window chooses as the whole run does, the
+// kept estimate is the whole run's, and each candidate costs over the
+// window what it costs on a run that stops there.
+TEST(Distribution, CandidatesComparedOnTheFirstIterationsKeepTheWholeRunsChoice) {
+  constexpr std::uint64_t n = 24;
+  constexpr int kSteps = 12, kWindow = 3, P = 4;
+  const Array u{0x1000000, n}, v{0x2000000, n};
+  auto sweep = [&](Analyzer<>& a, int steps) {
+    a.allocation(u.base, 8 * n * n);
+    a.allocation(v.base, 8 * n * n);
+    for (std::uint64_t k = 0; k < n * n; ++k) a.store(u.at(k), 8, kComputedBit);
+    a.region_begin();
+    for (int step = 0; step < steps; ++step) {
+      for (std::uint64_t i = 1; i + 1 < n; ++i) {
+        for (std::uint64_t j = 1; j + 1 < n; ++j) {
+          Label s = a.join(a.load(u.at(i - 1, j), 8), a.load(u.at(i + 1, j), 8));
+          s = a.join(s, a.join(a.load(u.at(i, j - 1), 8), a.load(u.at(i, j + 1), 8)));
+          a.store(v.at(i, j), 8, a.compute(a.join(s, a.load(u.at(i, j), 8))));
+        }
+      }
+      for (std::uint64_t i = 1; i + 1 < n; ++i) {
+        for (std::uint64_t j = 1; j + 1 < n; ++j) a.store(u.at(i, j), 8, a.load(v.at(i, j), 8));
+      }
+      a.iteration();
+    }
+    a.region_end();
+    a.finish();
+  };
+  Analyzer<> long_run, short_run;
+  sweep(long_run, kSteps);
+  sweep(short_run, kWindow + 1);  // the window: what comes before the first mark, and kWindow iterations
+  Estimator<Profile0> whole(long_run.profile()), learning(long_run.profile()), stopped(short_run.profile());
+  learning.learn_from(kWindow);
+  const CommEstimate w = whole.estimate(P), l = learning.estimate(P), s = stopped.estimate(P);
+  EXPECT_EQ(w.learned_iterations, 0u);
+  EXPECT_EQ(l.learned_iterations, static_cast<std::size_t>(kWindow));
+  EXPECT_EQ(l.distribution, w.distribution);
+  EXPECT_EQ(l.total_bytes(), w.total_bytes());
+  EXPECT_EQ(l.messages(), w.messages());
+  EXPECT_EQ(l.phase_bytes, w.phase_bytes);
+  ASSERT_EQ(l.candidates.size(), s.candidates.size());
+  ASSERT_GT(l.candidates.size(), 1u);
+  for (std::size_t c = 0; c < l.candidates.size(); ++c) {
+    EXPECT_EQ(l.candidates[c].name, s.candidates[c].name);
+    EXPECT_GT(l.candidates[c].bytes, 0u) << l.candidates[c].name;
+    EXPECT_LT(l.candidates[c].bytes, w.candidates[c].bytes) << l.candidates[c].name;
+    EXPECT_EQ(l.candidates[c].bytes, s.candidates[c].bytes) << l.candidates[c].name;
+  }
+  // A window as long as the run is the whole run.
+  Estimator<Profile0> all(long_run.profile());
+  all.learn_from(kSteps);
+  EXPECT_EQ(all.estimate(P).learned_iterations, 0u);
+}
+
 }  // namespace
 }  // namespace commanalyzer

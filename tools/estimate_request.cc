@@ -63,6 +63,13 @@ ABSL_FLAG(double, bandwidth, 10.0, "time model: bandwidth in GB/s, 1 GB = 1e9 by
 ABSL_FLAG(double, compute_ns, 1.0,
           "time model: nanoseconds of computation per value instance (default 1); the distribution kept is the "
           "one whose computation and exchanges are predicted to take least time");
+// Ten: the first iteration's one-time traffic (data received once and
+// kept) weighs a tenth of the comparison or less, as in any region of ten
+// iterations or more, and a long run is costed once, not once a candidate.
+ABSL_FLAG(int, learn_iterations, 10,
+          "compare the candidate distributions on the region's first this many iterations (and what comes before "
+          "them), as an MPI code settles its decomposition before its time loop; the one kept is costed on the "
+          "whole run (default 10; 0: compare them on the whole run)");
 ABSL_FLAG(double, timeout, 0,
           "stop the whole analysis (compiling, the instrumented program, estimating and every helper process) after "
           "this many seconds and exit with status 3 (0 = no limit)");
@@ -209,6 +216,11 @@ EstimateRequest request_from_flags(const Subcommand& command) {
   }
   r.scorer.degree_floor = absl::GetFlag(FLAGS_singleton_degree_floor);
   r.cost = parse_cost_model();
+  if (const int learn = absl::GetFlag(FLAGS_learn_iterations); learn >= 0) {
+    r.learn_iterations = static_cast<std::size_t>(learn);
+  } else {
+    throw UsageError(absl::StrCat("--learn_iterations: ", learn, " is not a number of iterations (>= 0)"));
+  }
   const std::string memory = absl::GetFlag(FLAGS_max_memory);
   const std::optional<std::uint64_t> bytes = parse_bytes(memory);
   if (!bytes) throw UsageError(absl::StrCat("--max-memory: '", memory, "' is not a size such as 512M or 8G"));

@@ -95,6 +95,7 @@ EstimateResult estimate_with(const ProfileT& profile, const EstimateRequest& r, 
   const auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   Estimator<ProfileT, DensityDistanceScorer, PartitionerT> estimator(profile, r.scorer, partitioner, r.cost, r.threads);
+  estimator.learn_from(r.learn_iterations);
   EstimateResult result;
   GraphSummary& summary = result.summary;
   summary = {profile.values.count(), profile.flows.flow_count(), estimator.graph().vertex_count(),

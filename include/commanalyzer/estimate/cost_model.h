@@ -140,6 +140,7 @@ struct CommEstimate {
   // candidate's cost, and the kept owner map as runs of elements.
   std::string distribution;
   std::vector<CandidateCost> candidates;
+  std::size_t learned_iterations = 0;  // candidates costed over the first ones only (0: the whole run)
   std::vector<OwnerRun> owner_map;
   // Grid shapes of arrays (array id, dimensions) where the distribution
   // knows one: the owner map can be drawn.
@@ -249,6 +250,7 @@ class MessageLedger {
 };
 
 struct LogicalVolumeCostModel {
+  static constexpr std::size_t kWholeRun = ~std::size_t{0};
   HockneyModel network;
   // Computation per value instance, for the predicted time that chooses
   // between distributions (estimate.h): a value instance is one computed
@@ -270,11 +272,13 @@ struct LogicalVolumeCostModel {
   double ghost_memory = 1.0;
   RecomputationLimits recomputation;
 
+  // `iterations`: cost the region's first iterations only (and what comes
+  // before them); the rest of the run is not looked at.
   template <class ProfileT>
   CommEstimate estimate(const ProfileT& profile, const ValueGraph& graph, const std::vector<ProcId>& owner,
-                        int procs) const {
+                        int procs, std::size_t iterations = kWholeRun) const {
     if (procs < 1) throw std::invalid_argument("commanalyzer: process count must be >= 1");
-    Run<ProfileT> run(profile, graph, owner, procs, combine_partial_updates);
+    Run<ProfileT> run(profile, graph, owner, procs, combine_partial_updates, iterations);
     run.log_sends = recompute_when_cheaper;
     run.run_all();
     // Received values kept for later iterations within the ghost memory;
@@ -332,11 +336,12 @@ struct LogicalVolumeCostModel {
   template <class ProfileT>
   struct Run {
     Run(const ProfileT& profile_in, const ValueGraph& graph_in, const std::vector<ProcId>& owner_in, int procs,
-        bool combine_partials)
+        bool combine_partials, std::size_t iterations)
         : profile(profile_in),
           graph(graph_in),
           owner(owner_in),
           n(procs),
+          end(iterations < profile_in.iterations() ? profile_in.iteration_marks[iterations] : kNoEnd),
           combine_partial_updates(combine_partials),
           points(profile_in, procs) {
       result.procs = procs;
@@ -346,7 +351,7 @@ struct LogicalVolumeCostModel {
       result.phase_work.assign(profile.phase_count(), 0);
       result.process_work.assign(n, 0);
       work.assign(n, 0);
-      result.iterations = profile.iterations();
+      result.iterations = std::min(profile.iterations(), iterations);
       for (ProcId p : owner) result.singleton_vertices += p == kReplicated;
     }
 
@@ -363,9 +368,19 @@ struct LogicalVolumeCostModel {
         if (owner[boost::source(e, directed)] != owner[sink]) among_own[sink] = 0;
       }
       for (std::size_t x = 0; x < owner.size(); ++x) among_own[x] &= owner[x] != kReplicated;
-      profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) { flow(v, sources); });
+      for_each_flow([&](ValueId v, std::span<const ValueId> sources) { flow(v, sources); });
       publish_pending(current_phase);  // what the last iteration left unreduced
       close_work(current_phase);
+    }
+
+    // f(value, sources) for the flows of the iterations costed.
+    template <class F>
+    void for_each_flow(F f) const {
+      profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
+        if (v >= end) return false;
+        f(v, sources);
+        return true;
+      });
     }
 
     // Values read from before the region exist from its start, whenever
@@ -489,7 +504,7 @@ struct LogicalVolumeCostModel {
       // Flows come in creation order, so a source's own flow, if any, has
       // been seen by the time it is read.
       std::vector<bool> has_flow(profile.values.count() + 1, false);
-      profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
+      for_each_flow([&](ValueId v, std::span<const ValueId> sources) {
         has_flow[v] = true;
         const auto it = recomputed_by.find(v);
         if (it == recomputed_by.end()) return;
@@ -532,7 +547,7 @@ struct LogicalVolumeCostModel {
       }
       replaying = true;
       std::size_t logged = 0;
-      profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
+      for_each_flow([&](ValueId v, std::span<const ValueId> sources) {
         if (!tracks_sharers(v)) return;
         const ProcId q = owner_of(v);
         if (q == kReplicated) return;
@@ -764,6 +779,8 @@ struct LogicalVolumeCostModel {
     const ValueGraph& graph;
     const std::vector<ProcId>& owner;
     const int n;
+    static constexpr ValueId kNoEnd = ~ValueId{0};
+    const ValueId end;  // the first value not costed (kNoEnd: the whole run)
     const bool combine_partial_updates;
     CommEstimate result;
     absl::flat_hash_map<std::uint64_t, std::uint32_t> delivered;  // key(instance, receiving process) -> last phase used

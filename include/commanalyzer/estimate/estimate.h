@@ -121,9 +121,12 @@ class Estimator {
     if constexpr (kByLocation) {
       const LocationIndex& index = locations(procs);
       std::vector<Distribution> candidates = partitioner_.candidates(index, procs);
+      // Candidates compared on the learning window, the one kept costed on
+      // the whole run.
+      const std::size_t window = candidates.size() > 1 ? learning_window() : kWholeRun;
       std::vector<CommEstimate> costed(candidates.size());
       run_indexed(candidates.size(), threads, [&](std::size_t i) {
-        costed[i] = cost_.estimate(profile_, graph_, index.vertex_owners(candidates[i].node_owner), procs);
+        costed[i] = cost_over(index.vertex_owners(candidates[i].node_owner), procs, window);
       });
       std::vector<CandidateCost> tried;
       std::vector<std::vector<std::uint64_t>> owned(candidates.size());  // bytes per process
@@ -133,8 +136,10 @@ class Estimator {
                          costed[i].exchange_seconds});
       }
       const std::size_t fastest = estimate_internal::keep_fastest(costed, owned);
-      CommEstimate best = std::move(costed[fastest]);
       const Distribution& kept = candidates[fastest];
+      CommEstimate best = window == kWholeRun ? std::move(costed[fastest])
+                                              : cost_over(index.vertex_owners(kept.node_owner), procs, kWholeRun);
+      best.learned_iterations = window == kWholeRun ? 0 : window;
       best.distribution = kept.name;
       best.candidates = std::move(tried);
       best.owner_map = index.owner_runs(kept.node_owner);
@@ -198,10 +203,36 @@ class Estimator {
     return all;
   }
 
+  // Candidate distributions are compared on the region's first `iterations`
+  // (and what comes before them), the way an MPI code settles its
+  // decomposition before its time loop; the one kept is costed on the whole
+  // run. 0: compare them on the whole run.
+  void learn_from(std::size_t iterations) { learn_iterations_ = iterations; }
+
   const ValueGraph& graph() const { return graph_; }
   const std::vector<std::uint8_t>& singletons() const { return singletons_; }
 
  private:
+  static constexpr std::size_t kWholeRun = ~std::size_t{0};
+
+  // The iterations candidates are compared on; kWholeRun where that is all
+  // of them (or the cost model costs whole runs only).
+  std::size_t learning_window() const {
+    if constexpr (requires(const std::vector<ProcId>& owner) { cost_.estimate(profile_, graph_, owner, 1, 1); }) {
+      if (learn_iterations_ > 0 && learn_iterations_ < profile_.iterations()) return learn_iterations_;
+    }
+    return kWholeRun;
+  }
+
+  CommEstimate cost_over(const std::vector<ProcId>& owner, int procs, std::size_t iterations) const {
+    if (iterations == kWholeRun) return cost_.estimate(profile_, graph_, owner, procs);
+    if constexpr (requires { cost_.estimate(profile_, graph_, owner, procs, iterations); }) {
+      return cost_.estimate(profile_, graph_, owner, procs, iterations);
+    } else {
+      return cost_.estimate(profile_, graph_, owner, procs);
+    }
+  }
+
   // Private copies are bounded by the ghost budget that bounds received
   // copies (LogicalVolumeCostModel::ghost_memory); 1 for other models.
   double ghost_memory() const {
@@ -258,6 +289,7 @@ class Estimator {
   std::vector<std::uint8_t> singletons_;
   PartitionerT partitioner_;
   Cost cost_;
+  std::size_t learn_iterations_ = 0;
   mutable std::mutex locations_mutex_;
   mutable std::map<std::vector<std::uint8_t>, std::unique_ptr<LocationIndex>> locations_;  // by arrays copied
 };

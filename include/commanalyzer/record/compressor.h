@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <span>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include "commanalyzer/record/big_array.h"
@@ -52,6 +53,20 @@ static_assert(CoalescingPolicy<NoCoalescing>);
 
 // --------------------------------------------------------------- flow stores
 
+namespace flow_store_internal {
+// f(value, sources); false if f returns a bool and it is false: the walk
+// stops there (a prefix of the run: the first iterations).
+template <class F>
+bool visit(F& f, ValueId value, std::span<const ValueId> sources) {
+  if constexpr (std::is_same_v<std::invoke_result_t<F&, ValueId, std::span<const ValueId>>, bool>) {
+    return f(value, sources);
+  } else {
+    f(value, sources);
+    return true;
+  }
+}
+}  // namespace flow_store_internal
+
 template <class F>
 concept FlowStore = requires(F flows, const F& const_flows, ValueId v, std::span<const ValueId> sources) {
   // Appends the chain of v; v grows from call to call.
@@ -73,12 +88,16 @@ class FlatFlowStore {
     offsets_.push_back(sources_.size());
   }
 
-  // f(ValueId value, std::span<const ValueId> sources), in creation order.
+  // f(ValueId value, std::span<const ValueId> sources), in creation order,
+  // until f returns false (if it returns a bool).
   template <class F>
   void for_each(F&& f) const {
     for (std::size_t i = 0; i < values_.size(); ++i) {
-      f(values_[i], std::span<const ValueId>(sources_.data() + offsets_[i],
-                                             sources_.data() + offsets_[i + 1]));
+      if (!flow_store_internal::visit(f, values_[i],
+                                      std::span<const ValueId>(sources_.data() + offsets_[i],
+                                                               sources_.data() + offsets_[i + 1]))) {
+        return;
+      }
     }
   }
 
@@ -258,7 +277,7 @@ class VarintFlowStore {
     auto next = [&] { return get(pos); };
     for (std::size_t i = 0; i < flows_; ++i) {
       decoder.next_chain(next, value, sources);
-      f(value, std::span<const ValueId>(sources));
+      if (!flow_store_internal::visit(f, value, std::span<const ValueId>(sources))) return;
     }
   }
 

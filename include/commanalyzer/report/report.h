@@ -145,7 +145,13 @@ inline void print_table(std::ostream& out, const GraphSummary& graph, const std:
   if (per_iteration) out << absl::StrFormat(" %13s", "us/iteration");
   const bool by_location = !estimates.empty() && !estimates.front().distribution.empty();
   out << absl::StrFormat("  %-10s", "total");
-  if (by_location) out << "  distribution, the fastest (each candidate's total bytes / predicted us)";
+  if (by_location) {
+    out << "  distribution, the fastest (each candidate's total bytes / predicted us";
+    std::size_t learned = 0;  // the same for every count whose candidates were compared
+    for (const CommEstimate& e : estimates) learned = std::max(learned, e.learned_iterations);
+    if (learned > 0) out << absl::StrFormat(" over the first %d iterations", learned);
+    out << ")";
+  }
   out << "\n";
   for (const CommEstimate& e : estimates) {
     out << absl::StrFormat("%6d %16d %16d %16d %10d %11d", e.procs, e.total_bytes(), e.p2p_bytes, e.collective_bytes(),
@@ -278,8 +284,10 @@ inline void write_json(std::ostream& out, const GraphSummary& graph, const std::
                                e.candidates[c].bytes, e.candidates[c].seconds(), e.candidates[c].compute_seconds,
                                e.candidates[c].exchange_seconds);
       }
+      // Candidates costed over the region's first iterations only (0: all of them).
+      out << "}, \"learned_iterations\": " << e.learned_iterations;
       // [array, first element, last element, rank]
-      out << "}, \"owner_map\": [";
+      out << ", \"owner_map\": [";
       for (std::size_t r = 0; r < e.owner_map.size(); ++r) {
         const OwnerRun& run = e.owner_map[r];
         out << (r ? "," : "") << "[" << run.array << "," << run.first << "," << run.last << "," << run.rank << "]";
