@@ -6,8 +6,10 @@
 //   running.flatten(slicer, label, out);  // its sources, walking only what is new
 //   LoopReductions reductions;            // Profile::reductions and the loops they came from
 //   reductions.note(profile.reductions, vertex, site);
+//   ArrayWordsRead words;                 // the size rule: more words than the bound?
+//   words.exceed(profile, sources, n * n);
 //
-// Both hold analysis state only; the profile keeps what the estimate reads.
+// All hold analysis state only; the profile keeps what the estimate reads.
 #ifndef COMMANALYZER_RECORD_LOOP_REDUCTIONS_H_
 #define COMMANALYZER_RECORD_LOOP_REDUCTIONS_H_
 
@@ -72,6 +74,34 @@ class RunningLoopResult {
   std::uint32_t site_ = 0;
   std::vector<ValueId> sources_;
   std::size_t collections_ = 0;
+};
+
+// The size rule of a loop's reduction (Analyzer::loop_result): are the
+// words of the arrays holding `sources` (each array once), and one per
+// source in none (a local, a global, another loop's result), more than
+// `bound`? Counting stops there: a small result (an element's 8 nodes'
+// coordinates) passes it at its first array.
+class ArrayWordsRead {
+ public:
+  template <class ProfileT>
+  bool exceed(const ProfileT& profile, const std::vector<ValueId>& sources, std::uint64_t bound) {
+    std::uint64_t words = 0;
+    arrays_.clear();
+    for (ValueId v : sources) {
+      const std::uint32_t array = profile.vertex_group[profile.values.vertex(v)];
+      if (array == 0) {
+        ++words;
+      } else if (std::find(arrays_.begin(), arrays_.end(), array) == arrays_.end()) {
+        arrays_.push_back(array);
+        words += profile.arrays[array - 1].bytes / 8;
+      }
+      if (words > bound) return true;
+    }
+    return false;
+  }
+
+ private:
+  std::vector<std::uint32_t> arrays_;  // the arrays met so far (scratch)
 };
 
 // The loop results recorded as reductions (Profile::reductions, sorted by
