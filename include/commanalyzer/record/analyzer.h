@@ -191,24 +191,10 @@ class Analyzer {
   // labels are returned as they are.
   Label loop_result(Label label, std::uint32_t site) {
     if (!slicer_.is_compound(label)) return label;
-    // A reduction over distributed data: computed from at least sqrt(D)
-    // values, D the words of the arrays they lie in (the geometric middle
-    // between a constant and all of them, as the singleton scorer's degree
-    // floor). A smaller result (an element's gradient over its 8 nodes) is
-    // a local computation, carried as a label and recomputed where it is
-    // used. D does not grow with the run or with arrays the loop does not
-    // read: a dot product after a long set-up or late in the run, and a
-    // minimum over one region of a mesh, are still reductions.
+    // A reduction over distributed data, by its size or by its loop's kind
+    // (RunningLoopResult::kept_small); a smaller result stays a label.
     running_result_.flatten(slicer_, label, sources_);
-    const auto n = static_cast<std::uint64_t>(sources_.size());
-    // A loop that has reduced distributed data is a reduction whatever part
-    // of it one run reads (a minimum over each region of a mesh in turn,
-    // the smallest regions too): the kind is the loop's, not the run's.
-    if (!reductions_.reduces(site) && words_read_.exceed(profile_, sources_, n * n)) {
-      running_result_.remember(slicer_, label, site, sources_);
-      return label;
-    }
-    running_result_.forget();
+    if (running_result_.kept_small(slicer_, profile_, label, site, sources_, reductions_.reduces(site))) return label;
     ++stats_.stores;
     const Address at = kLoopResultBase + Address{8} * site;
     const auto [first, last] = words_of<kWordBytes>(at, 8);
@@ -367,7 +353,6 @@ class Analyzer {
   std::vector<ValueId> sources_;
   RunningLoopResult<SlicerT> running_result_;
   LoopReductions reductions_;
-  ArrayWordsRead words_read_;  // the size rule of loop_result
   RegionOfInterest region_;
 };
 
