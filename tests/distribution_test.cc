@@ -617,12 +617,12 @@ TEST(Distribution, AGrownArraysValuesLiveWhereTheCopyPutThem) {
 TEST(Distribution, LiveHomeFollowsTheLastMoveCoveringEachByte) {
   const std::vector<ArrayExtent> arrays{{0, 100, true}, {1000, 64, true}, {2000, 200, false}};
   const std::vector<ArrayMove> moves{{1, 2, 0, 0, 64}, {1, 3, 32, 100, 16}, {2, 3, 0, 0, 16}};
-  const LocationIndex::LastMoves last(moves, arrays.size());
+  const LastMoves last(moves, arrays.size());
   using Home = std::pair<std::uint32_t, std::uint64_t>;
-  EXPECT_EQ(LocationIndex::live_home(1, 40, arrays, last), (Home{3, 108}));  // the later move, over the first
-  EXPECT_EQ(LocationIndex::live_home(1, 8, arrays, last), (Home{3, 8}));     // 1 -> 2 -> 3
-  EXPECT_EQ(LocationIndex::live_home(1, 56, arrays, last), (Home{2, 56}));   // no move out of 2 covers it
-  EXPECT_EQ(LocationIndex::live_home(1, 80, arrays, last), (Home{1, 80}));   // never copied
+  EXPECT_EQ(live_home(1, 40, arrays, last), (Home{3, 108}));  // the later move, over the first
+  EXPECT_EQ(live_home(1, 8, arrays, last), (Home{3, 8}));     // 1 -> 2 -> 3
+  EXPECT_EQ(live_home(1, 56, arrays, last), (Home{2, 56}));   // no move out of 2 covers it
+  EXPECT_EQ(live_home(1, 80, arrays, last), (Home{1, 80}));   // never copied
 }
 
 // The painted intervals answer as a scan of every move would: the last
@@ -639,7 +639,7 @@ TEST(Distribution, LastMovesAgreesWithAScanOfEveryMove) {
     const std::uint64_t first = next(1000);
     moves.push_back({from, static_cast<std::uint32_t>(1 + next(3)), first, next(500), next(1000 - first)});
   }
-  const LocationIndex::LastMoves last(moves, 3);
+  const LastMoves last(moves, 3);
   for (std::uint32_t g = 1; g <= 3; ++g) {
     for (std::uint64_t offset = 0; offset < 1000; ++offset) {
       const ArrayMove* scanned = nullptr;

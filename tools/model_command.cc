@@ -99,6 +99,57 @@ void write_extrap(std::ostream& out, const std::vector<std::string>& params,
   }
 }
 
+// The metrics at every size and process count: the program built once
+// in the tool's temporary directory, run and estimated at every size.
+std::array<std::vector<Measurement>, kMetricCount> analyse_at_sizes(ModelRequest& model,
+                                                                    const EstimateRequest& request,
+                                                                    const std::vector<double>& sizes) {
+  const char* tmp = std::getenv("TMPDIR");
+  model.build.work_dir = fs::path(tmp != nullptr ? tmp : "/tmp") / "model";
+  std::cerr << "[commanalyzer] compiling " << model.build.sources.size() << " source file(s) with the pass\n";
+  set_activity("compiling the program");
+  const fs::path program = build_instrumented(Toolchain::locate(), model.build);
+  std::array<std::vector<Measurement>, kMetricCount> data;
+  for (double n : sizes) {
+    std::vector<std::string> args;
+    for (const std::string& a : model.program_args) args.push_back(with_size(a, n));
+    const fs::path profile_path = model.build.work_dir / absl::StrFormat("n%.0f.profile", n);
+    std::cerr << absl::StrFormat("[commanalyzer] n = %.0f: running %s\n", n, absl::StrJoin(args, " "));
+    set_activity(absl::StrFormat("running the instrumented program at n = %.0f", n));
+    run_instrumented(program, args, profile_path, RunLimits{request.max_memory_bytes});
+    set_activity(absl::StrFormat("estimating at n = %.0f", n));
+    const EstimateResult result = run_estimate(load_profile(profile_path.string()), request);
+    std::error_code ec;
+    fs::remove(profile_path, ec);
+    for (const CommEstimate& e : result.estimates) {
+      for (std::size_t k = 0; k < kMetricCount; ++k) data[k].push_back({{n, static_cast<double>(e.procs)}, kMetrics[k].of(e)});
+    }
+  }
+  return data;
+}
+
+// One model per metric in (n, p) (with_p), or per metric and count in n;
+// keyed by (metric, count or 0).
+std::map<std::pair<std::size_t, int>, ScalingModel> fit_models(
+    const std::array<std::vector<Measurement>, kMetricCount>& data, const std::vector<int>& procs, bool with_p) {
+  std::map<std::pair<std::size_t, int>, ScalingModel> models;
+  for (std::size_t k = 0; k < kMetricCount; ++k) {
+    if (with_p) {
+      models[{k, 0}] = fit_scaling_model(data[k], 2);
+      continue;
+    }
+    for (int p : procs) {
+      std::vector<Measurement> line;
+      for (const Measurement& m : data[k]) {
+        if (m.point[1] == p) line.push_back({{m.point[0]}, m.value});
+      }
+      if (line.empty()) throw UsageError(absl::StrCat("--procs ", p, ": more processes than any of --sizes has elements"));
+      models[{k, p}] = fit_scaling_model(line, 1);
+    }
+  }
+  return models;
+}
+
 }  // namespace
 
 int model_command(ModelRequest model, const EstimateRequest& request) {
@@ -121,50 +172,14 @@ int model_command(ModelRequest model, const EstimateRequest& request) {
     if (!fs::is_regular_file(source)) throw RunError(absl::StrCat("source file '", source.string(), "' not found"));
   }
 
-  // Built once in the tool's temporary directory, run at every size.
-  const char* tmp = std::getenv("TMPDIR");
-  model.build.work_dir = fs::path(tmp != nullptr ? tmp : "/tmp") / "model";
-  std::cerr << "[commanalyzer] compiling " << model.build.sources.size() << " source file(s) with the pass\n";
-  set_activity("compiling the program");
-  const fs::path program = build_instrumented(Toolchain::locate(), model.build);
+  const std::array<std::vector<Measurement>, kMetricCount> data = analyse_at_sizes(model, request, sizes);
   // p is a parameter of the model where it has as many values as a term
   // needs to be told from another (3, as n); with fewer counts, one model
   // in n per count.
   const bool with_p = request.procs.size() >= 3;
   const std::vector<std::string> params = with_p ? std::vector<std::string>{"n", "p"} : std::vector<std::string>{"n"};
-  std::array<std::vector<Measurement>, kMetricCount> data;
-  for (double n : sizes) {
-    std::vector<std::string> args;
-    for (const std::string& a : model.program_args) args.push_back(with_size(a, n));
-    const fs::path profile_path = model.build.work_dir / absl::StrFormat("n%.0f.profile", n);
-    std::cerr << absl::StrFormat("[commanalyzer] n = %.0f: running %s\n", n, absl::StrJoin(args, " "));
-    set_activity(absl::StrFormat("running the instrumented program at n = %.0f", n));
-    run_instrumented(program, args, profile_path, RunLimits{request.max_memory_bytes});
-    set_activity(absl::StrFormat("estimating at n = %.0f", n));
-    const EstimateResult result = run_estimate(load_profile(profile_path.string()), request);
-    std::error_code ec;
-    fs::remove(profile_path, ec);
-    for (const CommEstimate& e : result.estimates) {
-      for (std::size_t k = 0; k < kMetricCount; ++k) data[k].push_back({{n, static_cast<double>(e.procs)}, kMetrics[k].of(e)});
-    }
-  }
 
-  // One model per metric in (n, p), or per metric and count in n.
-  std::map<std::pair<std::size_t, int>, ScalingModel> models;  // (metric, count or 0)
-  for (std::size_t k = 0; k < kMetricCount; ++k) {
-    if (with_p) {
-      models[{k, 0}] = fit_scaling_model(data[k], 2);
-      continue;
-    }
-    for (int p : request.procs) {
-      std::vector<Measurement> line;
-      for (const Measurement& m : data[k]) {
-        if (m.point[1] == p) line.push_back({{m.point[0]}, m.value});
-      }
-      if (line.empty()) throw UsageError(absl::StrCat("--procs ", p, ": more processes than any of --sizes has elements"));
-      models[{k, p}] = fit_scaling_model(line, 1);
-    }
-  }
+  const std::map<std::pair<std::size_t, int>, ScalingModel> models = fit_models(data, request.procs, with_p);
   auto model_of = [&](std::size_t k, int p) -> const ScalingModel& { return models.at({k, with_p ? 0 : p}); };
   std::cout << absl::StrFormat(
       "\ncommunication per iteration in Extra-P's normal form (n: the size argument%s), fitted to n = %s and "

@@ -215,8 +215,12 @@ inline GeneratedBenchmark generate_benchmark(const MessageTrace& trace, const Be
   return {std::move(source), benchmark_header(trace.procs)};
 }
 
-inline std::string benchmark_header(int procs) {
-  return absl::StrReplaceAll(R"(/* Runtime of a `commanalyzer benchgen` benchmark: rank lists and the
+// bench.h in three parts: the rank lists, the calls that send (the
+// state, point-to-point messages, collectives), and the iterations'
+// computation, marks and totals. @PROCS@ stands for the process count.
+namespace benchgen_internal {
+
+inline constexpr char kBenchRankLists[] = R"(/* Runtime of a `commanalyzer benchgen` benchmark: rank lists and the
  * calls bench.c makes. */
 #ifndef BENCH_H_
 #define BENCH_H_
@@ -256,7 +260,9 @@ static inline int bench_in(const RankList *r, int rank) {
   }
 }
 
-typedef struct {
+)";
+
+inline constexpr char kBenchCommunication[] = R"(typedef struct {
   int rank, size;
   int pending, capacity; /* requests of this iteration */
   MPI_Request *requests;
@@ -335,7 +341,9 @@ static inline void bench_allreduce(Bench *b, int bytes) {
   b->collective_calls += 1;
 }
 
-/* Stands for an iteration's computation. */
+)";
+
+inline constexpr char kBenchIterations[] = R"(/* Stands for an iteration's computation. */
 static inline void bench_compute(double seconds) {
   const double until = MPI_Wtime() + seconds;
   while (MPI_Wtime() < until) {
@@ -370,7 +378,13 @@ static inline int bench_finish(Bench *b) {
 }
 
 #endif /* BENCH_H_ */
-)",
+)";
+
+}  // namespace benchgen_internal
+
+inline std::string benchmark_header(int procs) {
+  using namespace benchgen_internal;
+  return absl::StrReplaceAll(absl::StrCat(kBenchRankLists, kBenchCommunication, kBenchIterations),
                              {{"@PROCS@", absl::StrCat(procs)}});
 }
 

@@ -69,15 +69,15 @@ concept DistributionSource = requires(const D& d, const LocationIndex& index, in
 // over the region (its volume objective is what the cost model counts, but
 // METIS's volume refinement is an order of magnitude slower than its cut
 // refinement on dense location graphs), work balanced per heavy array class.
-inline std::vector<ProcId> metis_distribution(const LocationIndex& index, int procs, int imbalance_permille = 30) {
+inline std::vector<ProcId> metis_distribution(const LocationIndex& index, int procs, int imbalance_permille = 30,
+                                              int max_array_constraints = kDefaultMaxArrayConstraints) {
   const std::size_t n = index.node_count();
   std::vector<ProcId> owner(n, 0);
   if (procs == 1 || n == 0) return owner;
   // Constraint per class holding a share of the work, heaviest first, so
   // that arrays whose values never interact are each spread over all
-  // processes rather than one array per process; the rest in constraint 0.
-  // The cap of 8 is a fixed number, not derived from a principle.
-  constexpr std::size_t kMaxConstraints = 8;
+  // processes rather than one array per process; the rest in constraint 0
+  // (past max_array_constraints: see kDefaultMaxArrayConstraints).
   std::vector<std::uint64_t> class_work(index.classes().size(), 0);
   for (LocationIndex::Node a = 0; a < index.location_count(); ++a) class_work[index.class_of(a)] += index.work()[a];
   std::vector<std::uint32_t> heaviest(class_work.size());
@@ -86,7 +86,7 @@ inline std::vector<ProcId> metis_distribution(const LocationIndex& index, int pr
   std::vector<int> constraint_of_class(class_work.size(), 0);
   int ncons = 1;
   for (std::uint32_t c : heaviest) {
-    if (ncons == static_cast<int>(kMaxConstraints) || class_work[c] == 0) break;
+    if (ncons == max_array_constraints || class_work[c] == 0) break;
     constraint_of_class[c] = ncons++;
   }
   MetisGraph g;

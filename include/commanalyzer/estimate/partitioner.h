@@ -25,15 +25,22 @@ namespace commanalyzer {
 
 // Balance constraints for SPMD decompositions: every heap array holding at
 // least `share` of the work is balanced over all processes on its own
-// (constraint 1, 2, ...); everything else shares constraint 0. Without it,
-// arrays that never interact (several independent state variables) land
-// whole on different processes, which no SPMD code does. The share (0.05)
-// and the cap of 8 constraints are fixed numbers, not derived from a
-// principle.
+// (constraint 1, 2, ...), the heaviest first up to `max_constraints` in
+// all; everything else shares constraint 0. Without it, arrays that never
+// interact (several independent state variables) land whole on different
+// processes, which no SPMD code does.
 struct BalanceConstraints {
   std::vector<std::uint8_t> of_vertex;
   int count = 1;
 };
+
+// The default cap on balance constraints (MetisPartitioner and
+// metis_distribution's max_array_constraints). METIS balances every
+// constraint at once, each one narrowing the moves its refinement may
+// make, so the cut and the time grow with their number; a cap keeps that
+// bounded, and the arrays beyond it share constraint 0, still balanced
+// together. 8 is a setting to tune, not a derived bound.
+inline constexpr int kDefaultMaxArrayConstraints = 8;
 
 // METIS keeps its random state in a process-wide global, so concurrent calls
 // (estimates for several process counts on several threads) would make the
@@ -132,7 +139,13 @@ struct MetisPartitioner {
   bool recursive_bisection = false;  // METIS_PartGraphRecursive instead of k-way
   int attempts = 1;                  // METIS ncuts: best of this many partitionings
   bool balance_work = true;          // balance region work (+1 per vertex), per large array
-  double array_share = 0.05;         // see balance_constraints()
+  // An array with at least this share of the work is balanced on its own
+  // (balance_constraints). Default 1/20: the state arrays an SPMD code
+  // distributes each hold a sizeable part of the work, while the smaller
+  // ones (coefficients, index tables) may fall anywhere; a setting to
+  // tune, not a derived bound.
+  double array_share = 0.05;
+  int max_array_constraints = kDefaultMaxArrayConstraints;  // see kDefaultMaxArrayConstraints
 
   std::vector<ProcId> partition(const ValueGraph& graph, const std::vector<std::uint8_t>& excluded,
                                 int nparts) const {
@@ -153,7 +166,7 @@ struct MetisPartitioner {
     std::vector<idx_t> xadj{0}, adjncy, adjwgt, vwgt, vsize;
     xadj.reserve(members.size() + 1);
     const BalanceConstraints constraints =
-        balance_work ? balance_constraints(graph, excluded, array_share, 8) : BalanceConstraints{};
+        balance_work ? balance_constraints(graph, excluded, array_share, max_array_constraints) : BalanceConstraints{};
     const int ncons = balance_work ? constraints.count : 1;
     vwgt.reserve(members.size() * ncons);
     const auto& g = graph.symmetric();

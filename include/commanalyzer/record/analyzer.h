@@ -23,7 +23,6 @@
 #include <cstdint>
 #include <algorithm>
 #include <concepts>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,9 +30,11 @@
 #include "commanalyzer/record/compressor.h"
 #include "commanalyzer/record/loop_reductions.h"
 #include "commanalyzer/record/profile.h"
+#include "commanalyzer/record/region_of_interest.h"
 #include "commanalyzer/record/row_tables.h"
 #include "commanalyzer/record/shadow_memory.h"
 #include "commanalyzer/record/shadow_words.h"
+#include "commanalyzer/record/site_registry.h"
 #include "commanalyzer/record/slicer.h"
 #include "commanalyzer/record/tracked_arrays.h"
 #include "commanalyzer/record/types.h"
@@ -117,7 +118,9 @@ class Analyzer {
       ++stats_.replications;
       // An array's element copied here (x[i] = y[i]); a scalar stored here
       // (a loop's minimum into a parameter block) is computed into it.
-      if (counting_ && profile_.vertex_group[profile_.values.vertex(copy)] != 0) arrays_.mark_copied_into(profile_, addr);
+      if (region_.counting() && profile_.vertex_group[profile_.values.vertex(copy)] != 0) {
+        arrays_.mark_copied_into(profile_, addr);
+      }
       words_.assign(profile_.values, first, last, copy);
       rehome_loop_result(copy, addr);
       return label;
@@ -125,7 +128,7 @@ class Analyzer {
     slicer_.flatten(label, sources_);
     const bool small_result = running_result_.is(slicer_, label);
     const Label leaf = store_new_value(addr, size, label, site, first, last);
-    if (small_result && counting_) reductions_.note_small_result(words_.get(first), running_result_.site());
+    if (small_result && region_.counting()) reductions_.note_small_result(words_.get(first), running_result_.site());
     return leaf;
   }
 
@@ -145,7 +148,7 @@ class Analyzer {
     const VertexId vertex =
         homed_here && coalescing_.coalesce(previous, sources_) ? profile_.values.vertex(previous) : kNoVertex;
     const ValueId v = new_value(addr, size, /*input=*/false, vertex);
-    if (counting_ && !sources_.empty()) {
+    if (region_.counting() && !sources_.empty()) {
       profile_.flows.append(v, sources_);
       profile_.note_site(v, site);
     }
@@ -169,14 +172,13 @@ class Analyzer {
   void use(Label label, std::uint32_t site) {
     if (!slicer_.is_compound(label)) {
       const ValueId v = slicer_.leaf_value(label & ~kComputedBit);
-      if (v == kNoValue || !counting_ || !LoopReductions::recorded(profile_.reductions, profile_.values.vertex(v))) {
-        return;
-      }
+      if (v == kNoValue || !region_.counting()) return;
+      if (!LoopReductions::recorded(profile_.reductions, profile_.values.vertex(v))) return;
       label = slicer_.leaf(v) | kComputedBit;
     }
     ++stats_.uses;
     store(kUseSiteBase + Address{8} * site, 8, label, site);
-    if (counting_ && reductions_.any_small_result()) {
+    if (region_.counting() && reductions_.any_small_result()) {
       reductions_.reduce_results_compared(profile_.reductions, sources_,
                                           [&](ValueId v) { return profile_.values.vertex(v); });
     }
@@ -189,30 +191,18 @@ class Analyzer {
   // labels are returned as they are.
   Label loop_result(Label label, std::uint32_t site) {
     if (!slicer_.is_compound(label)) return label;
-    // A reduction over distributed data: computed from at least sqrt(D)
-    // values, D the words of the arrays they lie in (the geometric middle
-    // between a constant and all of them, as the singleton scorer's degree
-    // floor). A smaller result (an element's gradient over its 8 nodes) is
-    // a local computation, carried as a label and recomputed where it is
-    // used. D does not grow with the run or with arrays the loop does not
-    // read: a dot product after a long set-up or late in the run, and a
-    // minimum over one region of a mesh, are still reductions.
+    // A reduction over distributed data, by its size or by its loop's kind
+    // (RunningLoopResult::kept_small); a smaller result stays a label.
     running_result_.flatten(slicer_, label, sources_);
-    const auto n = static_cast<std::uint64_t>(sources_.size());
-    // A loop that has reduced distributed data is a reduction whatever part
-    // of it one run reads (a minimum over each region of a mesh in turn,
-    // the smallest regions too): the kind is the loop's, not the run's.
-    if (!reductions_.reduces(site) && words_read_exceed(sources_, n * n)) {
-      running_result_.remember(slicer_, label, site, sources_);
-      return label;
-    }
-    running_result_.forget();
+    if (running_result_.kept_small(slicer_, profile_, label, site, sources_, reductions_.reduces(site))) return label;
     ++stats_.stores;
     const Address at = kLoopResultBase + Address{8} * site;
     const auto [first, last] = words_of<kWordBytes>(at, 8);
     const bool sourced = !sources_.empty();
     const Label leaf = store_new_value(at, 8, label, site, first, last);
-    if (counting_ && sourced) reductions_.note(profile_.reductions, profile_.values.vertex(words_.get(first)), site);
+    if (region_.counting() && sourced) {
+      reductions_.note(profile_.reductions, profile_.values.vertex(words_.get(first)), site);
+    }
     reductions_.mark_reducing(site);
     return leaf;
   }
@@ -234,7 +224,7 @@ class Analyzer {
   // element size, so the first typed load there creates the input.
   void copy(Address dst, Address src, std::uint64_t size) {
     if (size == 0) return;
-    if (counting_) arrays_.mark_copied_into(profile_, dst);
+    if (region_.counting()) arrays_.mark_copied_into(profile_, dst);
     arrays_.note_move(profile_, dst, src, size);
     // The words of src + k * kWordBytes (and of dst) are consecutive.
     words_.copy(profile_.values, src / kWordBytes, dst / kWordBytes, (size + kWordBytes - 1) / kWordBytes);
@@ -257,10 +247,9 @@ class Analyzer {
   }
 
   // A source site of the program (the pass registers every site it passes
-  // to store, use and loop_result); the first registration of an id counts.
+  // to store, use and loop_result; SiteRegistry).
   void site(std::uint32_t id, std::string file, std::uint32_t line, std::string loop_file, std::uint32_t loop_line) {
-    if (id == 0 || !site_ids_.insert(id).second) return;
-    profile_.sites.push_back({id, line, loop_line, std::move(file), std::move(loop_file)});
+    sites_.site(profile_, id, std::move(file), line, std::move(loop_file), loop_line);
   }
 
   // Heap allocations (TrackedArrays). `site`: where the program allocated
@@ -271,10 +260,9 @@ class Analyzer {
   }
 
   // An allocation site of the program (the pass registers every site it
-  // passes to allocation); the first registration of an id counts.
+  // passes to allocation; SiteRegistry).
   void array_site(std::uint32_t id, std::string file, std::uint32_t line, std::string name) {
-    if (id == 0 || !array_site_ids_.insert(id).second) return;
-    profile_.array_sites.push_back({id, line, std::move(file), std::move(name)});
+    sites_.array_site(profile_, id, std::move(file), line, std::move(name));
   }
 
   void release(Address start) { arrays_.release(profile_, start, current_iteration()); }
@@ -288,31 +276,20 @@ class Analyzer {
   // needs no more marks; an empty range when nothing was marked (outside
   // the region, an untracked block).
   std::pair<Address, Address> indexed_indirectly(Address addr) {
-    if (!counting_) return {0, 0};
+    if (!region_.counting()) return {0, 0};
     return arrays_.mark_indexed_indirectly(profile_, addr);
   }
 
   // The first region_begin discards what was recorded before it: only the
   // region(s) of interest count. Without any region, the whole run counts.
   void region_begin() {
-    if (!explicit_region_) {
-      explicit_region_ = true;
-      profile_.flows.clear();
-      profile_.value_sites.clear();
-      profile_.reductions.clear();
-      profile_.iteration_marks.clear();
-      for (auto& array : profile_.arrays) array.indexed_indirectly = false;  // the set-up's accesses do not count
-    }
-    counting_ = true;
+    if (region_.begin()) profile_.discard_recorded();
   }
 
-  void region_end() {
-    if (!counting_) return;
-    counting_ = false;
-  }
+  void region_end() { region_.end(); }
 
   void iteration() {
-    if (counting_) profile_.iteration_marks.push_back(static_cast<ValueId>(profile_.values.count() + 1));
+    if (region_.counting()) profile_.iteration_marks.push_back(static_cast<ValueId>(profile_.values.count() + 1));
   }
 
   // End of program: closes an open (or implicit) region. A value store that
@@ -336,7 +313,7 @@ class Analyzer {
   SlicerT& slicer() { return slicer_; }  // e.g. UnionDagSlicer::enable_collection
   Shadow& shadow() { return words_.shadow(); }   // e.g. PagedShadowMemory::share_cache
   ValueId value_at(Address addr) const { return words_.get(addr / kWordBytes); }
-  bool counting() const { return counting_; }
+  bool counting() const { return region_.counting(); }
 
   std::size_t memory_bytes() const {
     return words_.shadow().memory_bytes() + slicer_.memory_bytes() + profile_.values.memory_bytes() +
@@ -366,39 +343,17 @@ class Analyzer {
   Coalescing coalescing_;
   ProfileType profile_;
   AnalyzerStats stats_;
-  // Are the words of the arrays holding `sources` (each array once), and one
-  // per source in none (a local, a global, another loop's result), more
-  // than `bound`? Counting stops there: a small result (an element's 8
-  // nodes' coordinates) passes it at its first array.
-  bool words_read_exceed(const std::vector<ValueId>& sources, std::uint64_t bound) {
-    std::uint64_t words = 0;
-    arrays_read_.clear();
-    for (ValueId v : sources) {
-      const std::uint32_t array = profile_.vertex_group[profile_.values.vertex(v)];
-      if (array == 0) {
-        ++words;
-      } else if (std::find(arrays_read_.begin(), arrays_read_.end(), array) == arrays_read_.end()) {
-        arrays_read_.push_back(array);
-        words += profile_.arrays[array - 1].bytes / 8;
-      }
-      if (words > bound) return true;
-    }
-    return false;
-  }
   // The iteration of an explicit region under way (marks so far), or
   // TrackedArrays::kOutsideRegion.
   std::size_t current_iteration() const {
-    return counting_ && explicit_region_ ? profile_.iteration_marks.size() : TrackedArrays::kOutsideRegion;
+    return region_.iteration(profile_.iteration_marks.size(), TrackedArrays::kOutsideRegion);
   }
   TrackedArrays arrays_;
-  std::vector<std::uint32_t> arrays_read_;  // words_read_exceed's scratch
-  std::set<std::uint32_t> site_ids_;
-  std::set<std::uint32_t> array_site_ids_;
+  SiteRegistry sites_;
   std::vector<ValueId> sources_;
   RunningLoopResult<SlicerT> running_result_;
   LoopReductions reductions_;
-  bool counting_ = true;
-  bool explicit_region_ = false;
+  RegionOfInterest region_;
 };
 
 }  // namespace commanalyzer

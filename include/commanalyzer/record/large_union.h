@@ -184,12 +184,33 @@ class LargeUnionWalk {
     }
     out.resize(kept);
     for (std::size_t i = 0; i < touched_count; ++i) visited[touched[i]] = 0;
-    if (out.empty()) return met_stop;
-    // The bitmap has a summary level (a bit per non-empty word), so reading
-    // it back costs one step per 4096 ids of the range plus one per
-    // non-empty word, whatever the range.
+    if (!out.empty()) sort_and_clear_leaves(out, lo_word, hi_word);
+    return met_stop;
+  }
+
+  std::size_t memory_bytes() const {
+    return visited_.capacity() * sizeof(std::uint64_t) + visited_words_.capacity() * sizeof(std::size_t) +
+           seen_.capacity() * sizeof(std::uint64_t) + seen_words_.capacity() * sizeof(std::uint64_t);
+  }
+
+ private:
+  // Read the leaf bitmap back when its summary has at most this many words
+  // per unique leaf (else radix-sort the leaves): both then cost a few
+  // steps per leaf.
+  static constexpr std::size_t kScanWordsPerLeaf = 4;
+
+  // Puts the unique leaves `out` in order and clears their bits from the
+  // leaf bitmap, whose words in use span [lo_word, hi_word]. The bitmap has
+  // a summary level (a bit per non-empty word), so reading it back costs
+  // one step per 4096 ids of the range plus one per non-empty word,
+  // whatever the range; when that is more than a few steps per leaf, the
+  // leaves are radix-sorted instead.
+  void sort_and_clear_leaves(std::vector<ValueId>& out, std::size_t lo_word, std::size_t hi_word) {
     const std::size_t first_summary = lo_word >> 6, last_summary = hi_word >> 6;
     if (last_summary - first_summary < kScanWordsPerLeaf * out.size()) {
+      std::uint64_t* const seen = seen_.data();
+      std::uint64_t* const seen_words = seen_words_.data();
+      ValueId* const leaves = out.data();
       std::size_t k = 0;
       for (std::size_t s = first_summary; s <= last_summary; ++s) {
         std::uint64_t words = seen_words[s];
@@ -205,7 +226,7 @@ class LargeUnionWalk {
           }
         }
       }
-      return met_stop;
+      return;
     }
     for (const ValueId v : out) {
       seen_[v >> 6] = 0;
@@ -213,19 +234,7 @@ class LargeUnionWalk {
     }
     slicer_internal::sort_unique_ids(out, static_cast<ValueId>(lo_word << 6), static_cast<ValueId>((hi_word << 6) | 63),
                                      sort_scratch_);
-    return met_stop;
   }
-
-  std::size_t memory_bytes() const {
-    return visited_.capacity() * sizeof(std::uint64_t) + visited_words_.capacity() * sizeof(std::size_t) +
-           seen_.capacity() * sizeof(std::uint64_t) + seen_words_.capacity() * sizeof(std::uint64_t);
-  }
-
- private:
-  // Read the leaf bitmap back when its summary has at most this many words
-  // per unique leaf (else radix-sort the leaves): both then cost a few
-  // steps per leaf.
-  static constexpr std::size_t kScanWordsPerLeaf = 4;
 
   // The leaf bitmap must hold ids up to `word` * 64 + 63. Sized lazily:
   // only labels too big for the small walk need it.

@@ -4,6 +4,7 @@
 //
 //   RunningLoopResult<Slicer> running;    // the last result too small to be an instance
 //   running.flatten(slicer, label, out);  // its sources, walking only what is new
+//   running.kept_small(slicer, profile, label, site, out, reduces);  // the size rule
 //   LoopReductions reductions;            // Profile::reductions and the loops they came from
 //   reductions.note(profile.reductions, vertex, site);
 //
@@ -23,6 +24,33 @@
 #include "commanalyzer/record/types.h"
 
 namespace commanalyzer {
+
+// Are the words of the arrays holding `sources` (each array once), and one
+// per source in none (a local, a global, another loop's result), more than
+// `bound`? Counting stops there: a small result (an element's 8 nodes'
+// coordinates) passes it at its first array.
+class ArrayWordsRead {
+ public:
+  template <class ProfileT>
+  bool exceed(const ProfileT& profile, const std::vector<ValueId>& sources, std::uint64_t bound) {
+    std::uint64_t words = 0;
+    arrays_.clear();
+    for (ValueId v : sources) {
+      const std::uint32_t array = profile.vertex_group[profile.values.vertex(v)];
+      if (array == 0) {
+        ++words;
+      } else if (std::find(arrays_.begin(), arrays_.end(), array) == arrays_.end()) {
+        arrays_.push_back(array);
+        words += profile.arrays[array - 1].bytes / 8;
+      }
+      if (words > bound) return true;
+    }
+    return false;
+  }
+
+ private:
+  std::vector<std::uint32_t> arrays_;  // the arrays met so far (scratch)
+};
 
 // The last loop result too small to be a value instance, and its source
 // set: a running result tested at every exit of an inner loop (a sweep's
@@ -56,6 +84,32 @@ class RunningLoopResult {
     }
   }
   void forget() { label_ = kNoLabel; }
+
+  // The size rule: a reduction over distributed data is computed from at
+  // least sqrt(D) values, D the words of the arrays they lie in (the
+  // geometric middle between a constant and all of them, as the singleton
+  // scorer's degree floor). A smaller result (an element's gradient over
+  // its 8 nodes) is a local computation, carried as a label and recomputed
+  // where it is used. D does not grow with the run or with arrays the loop
+  // does not read: a dot product after a long set-up or late in the run,
+  // and a minimum over one region of a mesh, are still reductions. A loop
+  // that has reduced distributed data (`loop_reduces`) is a reduction
+  // whatever part of it one run reads (a minimum over each region of a
+  // mesh in turn, the smallest regions too): the kind is the loop's.
+  // True when `label` (its `sources` flattened) is too small: it is then
+  // kept as the running result of `site`; else the running result is
+  // forgotten.
+  template <class ProfileT>
+  bool kept_small(const SlicerT& slicer, const ProfileT& profile, Label label, std::uint32_t site,
+                  std::vector<ValueId>& sources, bool loop_reduces) {
+    const auto n = static_cast<std::uint64_t>(sources.size());
+    if (!loop_reduces && words_read_.exceed(profile, sources, n * n)) {
+      remember(slicer, label, site, sources);
+      return true;
+    }
+    forget();
+    return false;
+  }
   // Is `label` the kept result, its node not reused since? (A store of it
   // keeps a small result: LoopReductions::note_small_result.)
   bool is(const SlicerT& slicer, Label label) const {
@@ -72,6 +126,7 @@ class RunningLoopResult {
   std::uint32_t site_ = 0;
   std::vector<ValueId> sources_;
   std::size_t collections_ = 0;
+  ArrayWordsRead words_read_;
 };
 
 // The loop results recorded as reductions (Profile::reductions, sorted by

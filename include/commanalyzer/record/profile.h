@@ -165,6 +165,17 @@ struct Profile {
     return where.empty() ? s->name : s->name + " (" + where + ")";
   }
 
+  // What the first region of interest discards (Analyzer::region_begin):
+  // the flows, sites, reductions and marks recorded before it, and the
+  // set-up's indirect accesses. Values, vertices and arrays stay.
+  void discard_recorded() {
+    flows.clear();
+    value_sites.clear();
+    reductions.clear();
+    iteration_marks.clear();
+    for (auto& array : arrays) array.indexed_indirectly = false;
+  }
+
   std::size_t vertex_count() const { return vertex_home.size(); }
   std::size_t iterations() const { return iteration_marks.size(); }
   std::size_t phase_of(ValueId v) const {

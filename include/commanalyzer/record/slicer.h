@@ -12,7 +12,8 @@
 // label's bits mean), node_arena.h (where union nodes live and how their
 // slots are reused), large_union.h (flattening a union of many nodes),
 // flattened_sets.h (the sets of recent large flattens, for the labels built
-// on them), id_sort.h (sorting the ids of a source set).
+// on them), small_walk.h (flattening a small expression tree), id_sort.h
+// (sorting the ids of a source set).
 #ifndef COMMANALYZER_SLICER_H_
 #define COMMANALYZER_SLICER_H_
 
@@ -33,6 +34,7 @@
 #include "commanalyzer/record/label_bits.h"
 #include "commanalyzer/record/large_union.h"
 #include "commanalyzer/record/node_arena.h"
+#include "commanalyzer/record/small_walk.h"
 #include "commanalyzer/record/types.h"
 
 namespace commanalyzer {
@@ -157,7 +159,7 @@ class UnionDagSlicer {
       return;
     }
     SmallWalk walk;
-    if (!small_walk(root, walk)) [[unlikely]] {
+    if (!small_walk(arena_, root, walk)) [[unlikely]] {
       // Too big for the small walk: maybe built on sets kept from earlier
       // flattens; else the large-union walk goes on.
       flatten_with_kept(root, kNoLabel, {}, out);
@@ -193,52 +195,10 @@ class UnionDagSlicer {
   }
 
  private:
-  // Steps of the small walk (flatten), and nodes the large walk then
-  // expands without visit marks (LargeUnionWalk::flatten): a store's
+  // Nodes the large walk expands without visit marks after the small walk
+  // (kSmallWalk steps, small_walk.h; LargeUnionWalk::flatten): a store's
   // expression tree fits the first, a dot product's accumulator the second.
-  static constexpr std::size_t kSmallWalk = 128;
   static constexpr std::size_t kUnmarkedNodes = 2048;
-
-  // The small walk: the label of one store is usually a small expression
-  // tree, walked without visit marks for at most kSmallWalk steps
-  // (duplicates from shared operands are removed by the sort after).
-  // Each step pops one label and pushes at most two: the stack never
-  // holds more than kSmallWalk + 1 labels; each step finds at most one
-  // leaf or pair.
-  struct SmallWalk {
-    std::array<Label, kSmallWalk + 1> stack;
-    std::array<ValueId, 2 * kSmallWalk> leaves;
-    std::size_t top = 0, found = 0;
-  };
-  // Gathers the leaves below `root` into walk.leaves[0, found). False when
-  // the label is too big: then walk.stack[0, top) holds what is still to
-  // expand. The walk goes down the first operands in a register and leaves
-  // only the second ones on the stack: a round trip through memory per
-  // node would make the walk one long chain of dependent loads.
-  [[gnu::always_inline]] bool small_walk(Label root, SmallWalk& walk) const {
-    std::size_t top = 0, found = 0;
-    Label label = root;
-    for (std::size_t steps = 0;; ++steps) {
-      if (steps == kSmallWalk) [[unlikely]] {
-        walk.stack[top++] = label;
-        walk.top = top;
-        walk.found = found;
-        return false;
-      }
-      if ((label & kNodeBit) != 0) {
-        const Node& node = arena_[label & kPayloadMask];
-        walk.stack[top++] = node.b;
-        label = node.a;
-        continue;
-      }
-      slicer_internal::for_each_leaf(label, [&](ValueId v) { walk.leaves[found++] = v; });
-      if (top == 0) break;
-      label = walk.stack[--top];
-    }
-    walk.top = top;
-    walk.found = found;
-    return true;
-  }
 
   // The small walk again, taking the kept set of every node that has one
   // instead of walking below it (FlattenedSets), and not walking below

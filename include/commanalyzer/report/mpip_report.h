@@ -83,14 +83,23 @@ inline std::vector<std::string> fields(const std::string& line) {
   return absl::StrSplit(line, ' ', absl::SkipWhitespace());
 }
 
-}  // namespace mpip_internal
-
-inline Measurement read_mpip_report(std::istream& in) {
-  using namespace mpip_internal;
-  std::string line, section;
+// The report's sections as read: the ranks, the call sites' locations and
+// the rows of the per-rank and aggregate tables.
+struct Sections {
   std::set<int> ranks;
   std::map<int, std::string> locations;  // callsite ID -> file:line
   std::vector<Row> per_rank, aggregate;
+};
+
+// Reads the sections; throws MeasurementError on a malformed row, a text
+// that is not an mpiP report, or ranks that are not 0..N-1.
+inline Sections read_sections(std::istream& in) {
+  std::string line, section;
+  Sections read;
+  std::set<int>& ranks = read.ranks;
+  std::map<int, std::string>& locations = read.locations;
+  std::vector<Row>& per_rank = read.per_rank;
+  std::vector<Row>& aggregate = read.aggregate;
   bool mpip = false;
   for (int number = 1; std::getline(in, line); ++number) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
@@ -145,9 +154,20 @@ inline Measurement read_mpip_report(std::istream& in) {
   if (*ranks.rbegin() + 1 != static_cast<int>(ranks.size())) {
     throw MeasurementError("mpiP report: the task assignments do not number the ranks 0..N-1");
   }
+  return read;
+}
+
+}  // namespace mpip_internal
+
+inline Measurement read_mpip_report(std::istream& in) {
+  using namespace mpip_internal;
+  Sections read = read_sections(in);
+  std::map<int, std::string>& locations = read.locations;
+  const std::vector<Row>& per_rank = read.per_rank;
+  const std::vector<Row>& aggregate = read.aggregate;
   Measurement m;
   m.tool = "mpiP";
-  m.procs = static_cast<int>(ranks.size());
+  m.procs = static_cast<int>(read.ranks.size());
   const bool by_rank = !per_rank.empty();
   if (by_rank) {
     m.sent_bytes.assign(m.procs, 0);
