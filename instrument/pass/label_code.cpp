@@ -35,10 +35,11 @@ InlinePath splitForInlinePath(IRBuilder<> &B, const char *TailName) {
   return {SplitBefore, Head, Tail};
 }
 
-// Equal labels (up to the computed bit) give LA | CA_COMPUTED_BIT, two
-// distinct small leaves their pair, and two distinct non-zero labels a new
-// node from the runtime's run of free node slots while it lasts. The call
-// is left for zero operands and an exhausted run.
+// Equal labels (up to the computed bit) give LA | CA_COMPUTED_BIT, a zero
+// and a label that label | CA_COMPUTED_BIT, two distinct small leaves
+// their pair, and two distinct non-zero labels a new node from the
+// runtime's run of free node slots while it lasts. The call is left for an
+// exhausted run.
 Value *LabelCode::emitUnion(IRBuilder<> &B, Value *LA, Value *LB) {
   if (Value *Reused = reusedUnion(B, LA, LB))
     return Reused;
@@ -105,20 +106,22 @@ Value *LabelCode::emitInlineUnion(IRBuilder<> &B, Value *LA, Value *LB) {
   Value *Hi = PCB.CreateBinaryIntrinsic(Intrinsic::umax, A, Bv);
   Value *Pair = PCB.CreateOr(PCB.CreateOr(PCB.CreateShl(Lo, kPairShift), Hi),
                              kPairBit | kComputedBit);
+  // One operand 0 (a constant, or an accumulator's first step): the other,
+  // computed. Lo is 0 exactly then.
+  Value *LoZero = PCB.CreateICmpEQ(Lo, RT.zero());
   Value *IsPair = PCB.CreateAnd(
       PCB.CreateICmpULT(Hi, PCB.getInt64(uint64_t(1) << kPairShift)),
-      PCB.CreateICmpNE(Lo, RT.zero()));
-  PCB.CreateCondBr(IsPair, Tail, Check);
+      PCB.CreateNot(LoZero));
+  Value *PairOrOther = PCB.CreateSelect(LoZero, PCB.CreateOr(Hi, kComputedBit), Pair);
+  PCB.CreateCondBr(PCB.CreateOr(IsPair, LoZero), Tail, Check);
 
+  // Both operands non-zero and distinct from here on.
   IRBuilder<> CB(Check);
   Value *NextPtr = CB.CreateStructGEP(RT.NodeRunTy, RT.NodeRun, 1);
   Value *Next = RT.tag(CB.CreateLoad(RT.I64, NextPtr), Runtime::kRunState);
   Value *End = RT.tag(CB.CreateLoad(RT.I64, CB.CreateStructGEP(RT.NodeRunTy, RT.NodeRun, 2)),
                       Runtime::kRunState);
-  Value *Ok = CB.CreateAnd(
-      CB.CreateAnd(CB.CreateICmpNE(A, RT.zero()), CB.CreateICmpNE(Bv, RT.zero())),
-      CB.CreateICmpNE(Next, End));
-  CB.CreateCondBr(Ok, Bump, Slow, Likely);
+  CB.CreateCondBr(CB.CreateICmpNE(Next, End), Bump, Slow, Likely);
 
   // a (+) b is a itself when b is an operand of node a: f(x) - x, or a
   // decision accumulator joined with what it just selected. No new node,
@@ -147,7 +150,7 @@ Value *LabelCode::emitInlineUnion(IRBuilder<> &B, Value *LA, Value *LB) {
   B.SetInsertPoint(SplitBefore); // the first instruction of Tail
   PHINode *P = B.CreatePHI(RT.I64, 5, "ca.union");
   P->addIncoming(Same, Head);
-  P->addIncoming(Pair, PairCheck);
+  P->addIncoming(PairOrOther, PairCheck);
   P->addIncoming(Kept, Bump);
   P->addIncoming(Node, Make);
   P->addIncoming(Called, Slow);

@@ -69,9 +69,10 @@ class NodeArena {
   // collection_due.)
   [[gnu::noinline]] void refill() {
     NodeRun& run = this->run();
-    if (free_slots_ != 0) {
+    while (free_slots_ != 0) {
       // The next slot not in use, from the cursor up, and the free slots
-      // right after it in the same bitmap word.
+      // right after it in the same bitmap word, and in the words after it
+      // while they are free.
       std::size_t word = alloc_cursor_ >> 6;
       std::uint64_t open = ~in_use_[word] & (~std::uint64_t{0} << (alloc_cursor_ & 63));
       while (open == 0) open = ~in_use_[++word];
@@ -79,9 +80,21 @@ class NodeArena {
       const unsigned length = static_cast<unsigned>(std::countr_one(open >> bit));
       in_use_[word] |= (length == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << length) - 1) << bit;
       const std::size_t first = (word << 6) | bit;
-      alloc_cursor_ = first + length;
-      free_slots_ -= length;
-      run = {nodes_.data(), first, first + length};
+      std::size_t end = first + length;
+      if (bit + length == 64) {
+        while (end < nodes_.size() && in_use_[end >> 6] == 0) {
+          in_use_[end >> 6] = ~std::uint64_t{0};
+          end += 64;
+        }
+      }
+      alloc_cursor_ = end;
+      free_slots_ -= end - first;
+      // A shorter gap between live nodes (a sweep's running result keeps
+      // every few nodes alive) stays unused until the next collection:
+      // handed out, nearly every join of the inline code would call the
+      // runtime to refill the run.
+      if (end - first < kMinRun) continue;
+      run = {nodes_.data(), first, end};
       run_is_tail_ = false;
       return;
     }
@@ -172,6 +185,10 @@ class NodeArena {
   // Slots per run at the end of the arena: the inline code's refill call
   // is then rare, and the unused tail of a run stays small.
   static constexpr std::size_t kTailRun = 1024;
+  // The shortest run of reused slots: a bitmap word's. A gap between live
+  // nodes shorter than that waits for the next collection, when the nodes
+  // around it may have died too.
+  static constexpr std::size_t kMinRun = 64;
 
   NodeRun& run() { return shared_run_ != nullptr ? *shared_run_ : own_run_; }
   const NodeRun& run() const { return shared_run_ != nullptr ? *shared_run_ : own_run_; }
