@@ -49,28 +49,80 @@ class LargeUnionWalk {
   // With a `stop` node index (only when unmarked == 0), the walk does not
   // expand it; returns whether it met it.
   //
-  // The walk keeps every array it touches in local pointers (refreshed only
-  // when one grows): through the members, each step would reload them,
-  // since a store to a bitmap word may alias them as far as the compiler
-  // knows. It is the inner loop of every big flatten.
+  // The walk keeps every array it touches in a Cursor's pointers
+  // (refreshed only when one grows), a local the compiler keeps in
+  // registers: through the members, each step would reload them, since a
+  // store to a bitmap word may alias them as far as the compiler knows. It
+  // is the inner loop of every big flatten.
   [[gnu::noinline]] bool flatten(const UnionNode* nodes, std::size_t node_count, std::span<const Label> pending,
                                  std::vector<ValueId>& out, std::size_t unmarked, std::size_t stop = kNoStop) {
     if (visited_.size() * 64 < node_count) visited_.resize((node_count + 63) / 64, 0);
-    std::uint64_t* const visited = visited_.data();
-    std::uint64_t* seen = seen_.data();
-    std::uint64_t* seen_words = seen_words_.data();
-    std::size_t seen_size = seen_.size();
-    // The bitmap words in use span [lo_word, hi_word].
-    std::size_t lo_word = ~std::size_t{0}, hi_word = 0;
+    if (visited_words_.size() < 64) visited_words_.resize(64);
+    // The stack starts with the pending labels and room for a node's two
+    // operands; it doubles when a push finds it full.
+    if (stack_.size() < pending.size() + 2) stack_.resize(std::max(pending.size() + 2, 2 * stack_.size()));
+    std::copy(pending.begin(), pending.end(), stack_.begin());
+    Cursor c(*this, nodes, out, pending.size(), stop);
+    // Down the first operands in a register (a round trip through memory
+    // per node would make the walk one long chain of dependent loads);
+    // first without marks (its own loop: a test per node would slow the
+    // marked walk).
+    c.walk_unmarked(unmarked);
+    c.walk_marked();
+    out.resize(c.kept);
+    for (std::size_t i = 0; i < c.touched_count; ++i) c.visited[c.touched[i]] = 0;
+    if (!out.empty()) sort_and_clear_leaves(out, c.lo_word, c.hi_word);
+    return c.met_stop;
+  }
+
+  std::size_t memory_bytes() const {
+    return visited_.capacity() * sizeof(std::uint64_t) + visited_words_.capacity() * sizeof(std::size_t) +
+           seen_.capacity() * sizeof(std::uint64_t) + seen_words_.capacity() * sizeof(std::uint64_t);
+  }
+
+ private:
+  // One flatten's state: the walk's arrays as pointers, their sizes, and
+  // what it has found.
+  struct Cursor {
+    Cursor(LargeUnionWalk& walk, const UnionNode* nodes_in, std::vector<ValueId>& out_in, std::size_t pending,
+           std::size_t stop_in)
+        : self(walk),
+          nodes(nodes_in),
+          out(out_in),
+          visited(walk.visited_.data()),
+          seen(walk.seen_.data()),
+          seen_words(walk.seen_words_.data()),
+          seen_size(walk.seen_.size()),
+          touched(walk.visited_words_.data()),
+          touched_room(walk.visited_words_.size()),
+          stack(walk.stack_.data()),
+          top(pending),
+          stack_room(walk.stack_.size()),
+          stop(stop_in) {
+      // Unique leaves go to out[0, kept), grown by doubling.
+      for (const ValueId v : out) {
+        if (add_leaf(v)) out[kept++] = v;
+      }
+      out.resize(std::max<std::size_t>(out.size(), 64));
+      leaves = out.data();
+      leaf_room = out.size();
+      // The stop node counts as visited from the start; meeting it again is
+      // the one visited check that says so.
+      if (stop != kNoStop) {
+        visited[stop >> 6] |= std::uint64_t{1} << (stop & 63);
+        touched[touched_count++] = stop >> 6;
+      }
+    }
+
     // Sets v's bit in the leaf bitmap; false if it was set already. The
     // summary and the span change only when a word gets its first bit.
-    auto add_leaf = [&](ValueId v) __attribute__((always_inline)) {
+    [[gnu::always_inline]] bool add_leaf(ValueId v) {
       const std::size_t word = v >> 6;
       if (word >= seen_size) [[unlikely]] {
-        grow_seen(word);
-        seen = seen_.data();
-        seen_words = seen_words_.data();
-        seen_size = seen_.size();
+        self.grow_seen(word);
+        seen = self.seen_.data();
+        seen_words = self.seen_words_.data();
+        seen_size = self.seen_.size();
       }
       const std::uint64_t bit = std::uint64_t{1} << (v & 63);
       const std::uint64_t had = seen[word];
@@ -82,34 +134,9 @@ class LargeUnionWalk {
         hi_word = std::max(hi_word, word);
       }
       return true;
-    };
-    // Unique leaves go to out[0, kept), grown by doubling.
-    std::size_t kept = 0;
-    for (const ValueId v : out) {
-      if (add_leaf(v)) out[kept++] = v;
     }
-    out.resize(std::max<std::size_t>(out.size(), 64));
-    ValueId* leaves = out.data();
-    std::size_t leaf_room = out.size();
-    // Visited bitmap words set, for clearing them afterwards.
-    if (visited_words_.size() < 64) visited_words_.resize(64);
-    std::size_t* touched = visited_words_.data();
-    std::size_t touched_count = 0, touched_room = visited_words_.size();
-    // The stop node counts as visited from the start; meeting it again is
-    // the one visited check that says so.
-    bool met_stop = false;
-    if (stop != kNoStop) {
-      visited[stop >> 6] |= std::uint64_t{1} << (stop & 63);
-      touched[touched_count++] = stop >> 6;
-    }
-    // The stack starts with the pending labels and room for a node's two
-    // operands; it doubles when a push finds it full.
-    std::size_t top = pending.size();
-    if (stack_.size() < top + 2) stack_.resize(std::max(top + 2, 2 * stack_.size()));
-    std::copy(pending.begin(), pending.end(), stack_.begin());
-    Label* stack = stack_.data();
-    std::size_t stack_room = stack_.size();
-    auto take_leaves = [&](Label leaf_or_pair) __attribute__((always_inline)) {
+
+    [[gnu::always_inline]] void take_leaves(Label leaf_or_pair) {
       slicer_internal::for_each_leaf(leaf_or_pair, [&](ValueId v) __attribute__((always_inline)) {
         if (!add_leaf(v)) return;
         if (kept == leaf_room) [[unlikely]] {
@@ -119,18 +146,20 @@ class LargeUnionWalk {
         }
         leaves[kept++] = v;
       });
-    };
-    auto push = [&](Label label) __attribute__((always_inline)) {
+    }
+
+    [[gnu::always_inline]] void push(Label label) {
       if (top == stack_room) [[unlikely]] {
-        stack_.resize(2 * stack_room);
-        stack = stack_.data();
-        stack_room = stack_.size();
+        self.stack_.resize(2 * stack_room);
+        stack = self.stack_.data();
+        stack_room = self.stack_.size();
       }
       stack[top++] = label;
-    };
+    }
+
     // The operand to go down next: a leaf operand is taken at once, so a
     // chain (an accumulator: one node per term) needs no stack traffic.
-    auto expand = [&](const UnionNode& node) __attribute__((always_inline)) {
+    [[gnu::always_inline]] Label expand(const UnionNode& node) {
       if ((node.a & kNodeBit) == 0) {
         take_leaves(node.a);
         return node.b;
@@ -138,62 +167,73 @@ class LargeUnionWalk {
       if ((node.b & kNodeBit) == 0) take_leaves(node.b);
       else push(node.b);
       return node.a;
-    };
-    // Down the first operands in a register (a round trip through memory
-    // per node would make the walk one long chain of dependent loads);
-    // first without marks (its own loop: a test per node would slow the
-    // marked walk).
-    while (top != 0 && unmarked != 0) {
-      for (Label label = stack[--top];;) {
-        if ((label & kNodeBit) == 0) {
-          take_leaves(label);
-          break;
-        }
-        if (unmarked == 0) {  // the marked walk goes on from here
-          push(label);
-          break;
-        }
-        --unmarked;
-        label = expand(nodes[label & kPayloadMask]);
-      }
     }
-    while (top != 0) {
-      for (Label label = stack[--top];;) {
-        if ((label & kNodeBit) == 0) {
-          take_leaves(label);
-          break;
-        }
-        const std::size_t index = label & kPayloadMask;
-        const std::uint64_t bit = std::uint64_t{1} << (index & 63);
-        const std::uint64_t word = visited[index >> 6];
-        if ((word & bit) != 0) {
-          met_stop |= index == stop;
-          break;
-        }
-        if (word == 0) {
-          if (touched_count == touched_room) [[unlikely]] {
-            visited_words_.resize(2 * touched_room);
-            touched = visited_words_.data();
-            touched_room = visited_words_.size();
+
+    // The first `unmarked` nodes, without visit marks.
+    [[gnu::always_inline]] void walk_unmarked(std::size_t unmarked) {
+      while (top != 0 && unmarked != 0) {
+        for (Label label = stack[--top];;) {
+          if ((label & kNodeBit) == 0) {
+            take_leaves(label);
+            break;
           }
-          touched[touched_count++] = index >> 6;
+          if (unmarked == 0) {  // the marked walk goes on from here
+            push(label);
+            break;
+          }
+          --unmarked;
+          label = expand(nodes[label & kPayloadMask]);
         }
-        visited[index >> 6] = word | bit;
-        label = expand(nodes[index]);
       }
     }
-    out.resize(kept);
-    for (std::size_t i = 0; i < touched_count; ++i) visited[touched[i]] = 0;
-    if (!out.empty()) sort_and_clear_leaves(out, lo_word, hi_word);
-    return met_stop;
-  }
 
-  std::size_t memory_bytes() const {
-    return visited_.capacity() * sizeof(std::uint64_t) + visited_words_.capacity() * sizeof(std::size_t) +
-           seen_.capacity() * sizeof(std::uint64_t) + seen_words_.capacity() * sizeof(std::uint64_t);
-  }
+    // The rest, each node expanded once.
+    [[gnu::always_inline]] void walk_marked() {
+      while (top != 0) {
+        for (Label label = stack[--top];;) {
+          if ((label & kNodeBit) == 0) {
+            take_leaves(label);
+            break;
+          }
+          const std::size_t index = label & kPayloadMask;
+          const std::uint64_t bit = std::uint64_t{1} << (index & 63);
+          const std::uint64_t word = visited[index >> 6];
+          if ((word & bit) != 0) {
+            met_stop |= index == stop;
+            break;
+          }
+          if (word == 0) {
+            if (touched_count == touched_room) [[unlikely]] {
+              self.visited_words_.resize(2 * touched_room);
+              touched = self.visited_words_.data();
+              touched_room = self.visited_words_.size();
+            }
+            touched[touched_count++] = index >> 6;
+          }
+          visited[index >> 6] = word | bit;
+          label = expand(nodes[index]);
+        }
+      }
+    }
 
- private:
+    LargeUnionWalk& self;
+    const UnionNode* const nodes;
+    std::vector<ValueId>& out;
+    std::uint64_t* const visited;
+    std::uint64_t* seen;
+    std::uint64_t* seen_words;
+    std::size_t seen_size;
+    std::size_t lo_word = ~std::size_t{0}, hi_word = 0;  // the leaf bitmap's words in use span [lo_word, hi_word]
+    ValueId* leaves = nullptr;
+    std::size_t kept = 0, leaf_room = 0;
+    std::size_t* touched;  // visited bitmap words set, for clearing them afterwards
+    std::size_t touched_count = 0, touched_room;
+    Label* stack;
+    std::size_t top, stack_room;
+    const std::size_t stop;
+    bool met_stop = false;
+  };
+
   // Read the leaf bitmap back when its summary has at most this many words
   // per unique leaf (else radix-sort the leaves): both then cost a few
   // steps per leaf.
