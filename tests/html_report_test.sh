@@ -116,7 +116,8 @@ assert all(int(c["data-ranks"]) == n for c in owners), owners
 assert int(d.id_text["rank-total"]) == e["p2p_bytes"], d.id_text
 assert sum(k for _, k in e["message_sizes"]) == e["p2p_messages"], "JSON: message sizes vs messages"
 assert int(d.id_text["histogram-messages"]) == e["p2p_messages"], d.id_text
-assert f"Candidate distributions ({n} processes)" in text and "kept" in text
+over = f", over the first {e['learned_iterations']} iterations" if e.get("learned_iterations", 0) > 0 else ""
+assert f"Candidate distributions ({n} processes{over})" in text and "kept" in text
 for name in e.get("candidates", {}):
     assert name in text, name
 if wanted:
@@ -134,6 +135,13 @@ render "$tmp/report.html" "$tmp/report.dom"
 check "$tmp/report.html" "$tmp/report.dom" "$tmp/est.json" "cartesian 8x8"
 render "$tmp/out/index.html" "$tmp/index.dom"
 check "$tmp/out/index.html" "$tmp/index.dom" "$tmp/out/estimate.json"
+
+# A learning window shorter than the run: the candidates' costs say so.
+"$tool" demo --n 16 --steps 12 --learn_iterations 3 --procs 4 --json "$tmp/learn.json" --html "$tmp/learn.html" \
+  >"$tmp/learn.out" 2>&1 || fail "demo with a learning window exited $?: $(cat "$tmp/learn.out")"
+grep -q '"learned_iterations": 3' "$tmp/learn.json" || fail "the JSON does not say the candidates were learned on 3 iterations"
+render "$tmp/learn.html" "$tmp/learn.dom"
+check "$tmp/learn.html" "$tmp/learn.dom" "$tmp/learn.json" "first 3 iterations"
 
 # analyze: a real program, whose "where" names its loop.
 "$tool" analyze "$jacobi" --procs 4,9 --json "$tmp/jacobi.json" --html "$tmp/jacobi.html" -- 32 4 \

@@ -112,6 +112,12 @@
       `${name} ${c.bytes} / ${microseconds(c.seconds)} us`).join(', ');
   }
 
+  // The candidates' costs are over the learning window where there was one.
+  function learnedNote() {
+    const learned = Math.max(0, ...estimates.map((e) => e.learned_iterations || 0));
+    return learned > 0 ? ` on the region's first ${learned} iterations (its costs there); its totals are the whole run's` : '';
+  }
+
   function processTable() {
     const header = ['procs', 'total bytes', 'p2p bytes', 'collective bytes', 'messages', 'collectives'];
     if (iterations > 0) header.push('bytes/iteration');
@@ -129,7 +135,7 @@
     return section('Per process count', table(header, rows, { id: 'procs-table' }),
       el('p', { class: 'note' }, 'Total = point-to-point + collectives, logical volume (a Bcast of m bytes counts ' +
         '(N-1)m, an Allreduce 2(N-1)m). Collectives: broadcast and allreduced values. The distribution kept is the ' +
-        'candidate predicted to run fastest.'));
+        'candidate predicted to run fastest' + learnedNote() + '.'));
   }
 
   function plotsAgainstProcs() {
@@ -433,7 +439,9 @@
   function candidates(parent, e) {
     const entries = Object.entries(e.candidates || {});
     if (entries.length === 0) return;
-    parent.append(el('h3', {}, `Candidate distributions (${e.n} processes)`),
+    // Compared on the region's first iterations (the learning window), if so.
+    const over = e.learned_iterations > 0 ? `, over the first ${e.learned_iterations} iterations` : '';
+    parent.append(el('h3', {}, `Candidate distributions (${e.n} processes${over})`),
       table(['distribution', 'total bytes', 'predicted time (us)', 'computation (us)', 'exchange (us)', ''],
         entries.map(([name, c]) => ({
           cells: [name, c.bytes, microseconds(c.seconds), microseconds(c.compute_seconds),
