@@ -85,7 +85,7 @@ class CombinedPartials {
     replaying_ = true;
     const auto& send_log = receptions_.send_log();
     std::size_t logged = 0;
-    profile_.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
+    owners_.for_each_flow([&](ValueId v, std::span<const ValueId> sources) {
       if (!tracks_sharers(v)) return;
       const ProcId q = owners_.owner_of(v);
       if (q == kReplicated) return;

@@ -176,8 +176,9 @@ struct LogicalVolumeCostModel {
   struct Run {
     Run(const ProfileT& profile, const ValueGraph& graph, const std::vector<ProcId>& owner, int procs,
         bool combine_partials, bool log_sends, std::size_t iterations)
-        : end(iterations < profile.iterations() ? profile.iteration_marks[iterations] : kNoEnd),
-          owners{profile, graph, owner, procs},
+        : owners{profile, graph, owner, procs,
+                 iterations < profile.iterations() ? profile.iteration_marks[iterations]
+                                                   : InstanceOwners<ProfileT>::kNoEnd},
           points(profile, procs),
           work(procs),
           receptions(owners, ledger, points, log_sends),
@@ -204,13 +205,7 @@ struct LogicalVolumeCostModel {
         if (owner[boost::source(e, directed)] != owner[sink]) among_own[sink] = 0;
       }
       for (std::size_t x = 0; x < owner.size(); ++x) among_own[x] &= owner[x] != kReplicated;
-      // (The later passes of the plan, after the run, look at values of
-      // these iterations only.)
-      owners.profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
-        if (v >= end) return false;
-        flow(v, sources);
-        return true;
-      });
+      owners.for_each_flow([&](ValueId v, std::span<const ValueId> sources) { flow(v, sources); });
       publisher.publish_pending(current_phase);  // what the last iteration left unreduced
       close_iteration(current_phase);
     }
@@ -278,8 +273,6 @@ struct LogicalVolumeCostModel {
       return std::move(result);
     }
 
-    static constexpr ValueId kNoEnd = ~ValueId{0};
-    const ValueId end;  // the first value not costed (kNoEnd: the whole run)
     const InstanceOwners<ProfileT> owners;
     CommEstimate result;
     MessageLedger<ProfileT> ledger{owners.profile, owners.n, result};

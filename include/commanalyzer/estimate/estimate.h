@@ -214,23 +214,24 @@ class Estimator {
 
  private:
   static constexpr std::size_t kWholeRun = ~std::size_t{0};
+  // Whether the cost model can cost the first iterations only.
+  static constexpr bool kCostsWindows =
+      requires(const Cost& cost, const ProfileT& profile, const ValueGraph& graph, const std::vector<ProcId>& owner) {
+        cost.estimate(profile, graph, owner, 1, std::size_t{1});
+      };
 
   // The iterations candidates are compared on; kWholeRun where that is all
   // of them (or the cost model costs whole runs only).
   std::size_t learning_window() const {
-    if constexpr (requires(const std::vector<ProcId>& owner) { cost_.estimate(profile_, graph_, owner, 1, 1); }) {
-      if (learn_iterations_ > 0 && learn_iterations_ < profile_.iterations()) return learn_iterations_;
-    }
+    if (kCostsWindows && learn_iterations_ > 0 && learn_iterations_ < profile_.iterations()) return learn_iterations_;
     return kWholeRun;
   }
 
   CommEstimate cost_over(const std::vector<ProcId>& owner, int procs, std::size_t iterations) const {
-    if (iterations == kWholeRun) return cost_.estimate(profile_, graph_, owner, procs);
-    if constexpr (requires { cost_.estimate(profile_, graph_, owner, procs, iterations); }) {
-      return cost_.estimate(profile_, graph_, owner, procs, iterations);
-    } else {
-      return cost_.estimate(profile_, graph_, owner, procs);
+    if constexpr (kCostsWindows) {
+      if (iterations != kWholeRun) return cost_.estimate(profile_, graph_, owner, procs, iterations);
     }
+    return cost_.estimate(profile_, graph_, owner, procs);
   }
 
   // Private copies are bounded by the ghost budget that bounds received

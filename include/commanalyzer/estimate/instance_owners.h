@@ -7,10 +7,12 @@
 //   owners.owner_of(v);                // process, or kReplicated
 //   std::uint64_t k = owners.key(s, q);  // s received by q
 //   owners.value_of(k); owners.process_of(k);
+//   owners.for_each_flow(f);           // the flows costed (a prefix: the learning window)
 #ifndef COMMANALYZER_INSTANCE_OWNERS_H_
 #define COMMANALYZER_INSTANCE_OWNERS_H_
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "commanalyzer/estimate/value_graph.h"
@@ -28,10 +30,24 @@ struct InstanceOwners {
   // they were first read.
   ValueId created_at(ValueId s) const { return profile.values.is_input(s) ? 0 : s; }
 
+  // f(value, sources) for the flows of the iterations costed, in creation
+  // order: every pass of the cost model's parts over the run stops where
+  // the run costed stops.
+  template <class F>
+  void for_each_flow(F f) const {
+    profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
+      if (v >= end) return false;
+      f(v, sources);
+      return true;
+    });
+  }
+
+  static constexpr ValueId kNoEnd = ~ValueId{0};
   const ProfileT& profile;
   const ValueGraph& graph;
   const std::vector<ProcId>& owner;
   const int n;
+  const ValueId end = kNoEnd;  // the first value not costed (kNoEnd: the whole run)
 };
 
 }  // namespace commanalyzer

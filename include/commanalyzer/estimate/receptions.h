@@ -105,7 +105,7 @@ class Receptions {
     // Flows come in creation order, so a source's own flow, if any, has
     // been seen by the time it is read.
     std::vector<bool> has_flow(profile_.values.count() + 1, false);
-    profile_.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
+    owners_.for_each_flow([&](ValueId v, std::span<const ValueId> sources) {
       has_flow[v] = true;
       const auto it = recomputed_by.find(v);
       if (it == recomputed_by.end()) return;

@@ -251,28 +251,35 @@ RecordedSources sources_back_from(const ProfileT& profile, const Received& recei
   RecordedSources sources_of(profile.values.count() + 1);
   std::vector<bool> wanted(profile.values.count() + 1, false);
   std::size_t wanted_count = 0;
+  ValueId last = 0;  // the newest value wanted: the pass stops after it
   for (const auto& entry : received) {
     const auto v = static_cast<ValueId>(key_of(entry) / procs);
     wanted_count += !wanted[v];
     wanted[v] = true;
+    last = std::max(last, v);
   }
   for (int level = 0; level < limits.depth && wanted_count != 0; ++level) {
     std::vector<bool> next(wanted.size(), false);
     std::size_t next_count = 0;
+    ValueId next_last = 0;
     profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
-      if (!wanted[v]) return;
+      if (v > last) return false;
+      if (!wanted[v]) return true;
       sources_of.add(v, sources);
       if (sources.size() <= limits.max_sources && level + 1 < limits.depth) {
         for (ValueId s : sources) {
           if (!next[s] && !sources_of.contains(s)) {
             next[s] = true;
             ++next_count;
+            next_last = std::max(next_last, s);
           }
         }
       }
+      return true;
     });
     wanted = std::move(next);
     wanted_count = next_count;
+    last = next_last;
   }
   sources_of.seal();
   return sources_of;
