@@ -54,6 +54,13 @@
 #                 iterations (defaults n=6, T=10; P must divide 2^n); the
 #                 MPI code Allgathers the whole vector every iteration:
 #                 measured, rows "not counted"
+#   prk_random    SERIAL/Random and MPI1/Random: Table[r & (2^n - 1)] ^= r
+#                 on a table of 2^n words, 16 x 2^n updates from 1024 random
+#                 streams (serial; MPI: LOOKAHEAD = 1024 per rank, sent to
+#                 the table's owner by MPI_Alltoallv after an MPI_Alltoall
+#                 of the counts), the code's 2 rounds as its iterations
+#                 (defaults n=14, --iterations 2 only; P a power of two,
+#                 16 x 2^n >= 2048 P)
 # (CHECKOUT = a checkout of github.com/Mantevo/HPCCG)
 #   hpccg         the CG mini-app, one source built serially and with
 #                 -DUSING_MPI: 27-point operator on an n x n x 4n grid,
@@ -123,6 +130,7 @@ mkdir -p "$work"
 case "$code" in
   lulesh2) iters=${iters:-10} procs=${procs:-8,27,64} ;;
   minife) iters=${iters:-31} procs=${procs:-2,4,8} ;;
+  prk_random) iters=${iters:-2} procs=${procs:-4,16} ;;
   *) iters=${iters:-10} procs=${procs:-4,16} ;;
 esac
 IFS=, read -r -a counts <<< "$procs"
@@ -212,6 +220,21 @@ case "$code" in
     args=("$iters" "$size")
     what="vector += ones then MPI_Reduce, length $size, $((iters + 1)) iterations"
     note="not counted: each MPI rank holds its own whole vector and MPI_Reduces all P of them, a sum over P copies the serial code (one vector, no reduction) does not contain"
+    ;;
+  prk_random)
+    size=${size:-14}
+    [ "$iters" = 2 ] || { echo "validate_public.sh: prk_random: its iterations are the code's two rounds (--iterations 2)" >&2; exit 2; }
+    copy_prk Random random.c
+    # The Makefiles' defaults; the serial vector length = the MPI LOOKAHEAD.
+    defs=(-DRESTRICT_KEYWORD=0 -DVERBOSE=0 -DLONG_IS_64BITS=0 -DHPCC=1 -DERRORPERCENT=1 -DLOOKAHEAD=1024)
+    ratio=16
+    args=("$ratio" "$size" 1024)  # update ratio, log2 table size, vector length
+    mpi_args() { echo "$ratio $size"; }
+    # MPI: P a power of two, and each rank's 2^size/P * ratio updates at
+    # least one step of 2 rounds x LOOKAHEAD.
+    check_counts "(P & (P - 1)) == 0 && ratio * (1 << size) >= 2 * 1024 * P" \
+      "must be a power of two with $ratio * 2^$size >= 2048 P"
+    what="random access Table[r & (2^${size}-1)] ^= r, $ratio x 2^${size} updates, 2 rounds"
     ;;
   prk_sparse)
     size=${size:-6}
