@@ -54,6 +54,18 @@
 #                 iterations (defaults n=6, T=10; P must divide 2^n); the
 #                 MPI code Allgathers the whole vector every iteration:
 #                 measured, rows "not counted"
+#   prk_random    SERIAL/Random and MPI1/Random: Table[r & (2^n - 1)] ^= r
+#                 on a table of 2^n words, 16 x 2^n updates from 1024 random
+#                 streams (serial; MPI: LOOKAHEAD = 1024 per rank, sent to
+#                 the table's owner by MPI_Alltoallv after an MPI_Alltoall
+#                 of the counts), the code's 2 rounds as its iterations
+#                 (defaults n=14, --iterations 2 only; P a power of two,
+#                 16 x 2^n >= 2048 P)
+#   prk_pic       SERIAL/PIC and MPI1/PIC-static: particles in a fixed
+#                 L x L grid of charges, L^2/4 particles (SINUSOIDAL, k=0,
+#                 m=1), T + 1 steps (defaults L=64, T=10; L even); the MPI
+#                 code migrates particles between ranks: measured, rows
+#                 "not counted"
 # (CHECKOUT = a checkout of github.com/Mantevo/HPCCG)
 #   hpccg         the CG mini-app, one source built serially and with
 #                 -DUSING_MPI: 27-point operator on an n x n x 4n grid,
@@ -123,6 +135,7 @@ mkdir -p "$work"
 case "$code" in
   lulesh2) iters=${iters:-10} procs=${procs:-8,27,64} ;;
   minife) iters=${iters:-31} procs=${procs:-2,4,8} ;;
+  prk_random) iters=${iters:-2} procs=${procs:-4,16} ;;
   *) iters=${iters:-10} procs=${procs:-4,16} ;;
 esac
 IFS=, read -r -a counts <<< "$procs"
@@ -140,19 +153,20 @@ copy_tree() {
   cp -r "$src/$1." "$work/"
   rm -rf "$work/.git"
 }
-# copy_prk KERNEL FILE: the serial and MPI1 versions of a PRK kernel and
-# what they include; serial and mpi, the sources of each build.
+# copy_prk KERNEL FILE [MPIKERNEL]: the serial and MPI1 versions of a PRK
+# kernel (MPI1/MPIKERNEL if named) and what they include; serial and mpi,
+# the sources of each build.
 # mpi_args P: the MPI program's arguments on P processes (default: the serial ones).
 mpi_args() { echo "${args[@]}"; }
 copy_prk() {
-  local d
-  for d in "SERIAL/$1" "MPI1/$1" include common; do
+  local d m="${3:-$1}"
+  for d in "SERIAL/$1" "MPI1/$m" include common; do
     [ -e "$src/$d" ] || { echo "validate_public.sh: $src has no $d (not a ParRes/Kernels checkout?)" >&2; exit 2; }
     mkdir -p "$work/$(dirname "$d")"
     cp -r "$src/$d" "$work/$d"
   done
   serial=("$work/SERIAL/$1/$2" "$work/common/wtime.c")
-  mpi=("$work/MPI1/$1/$2" "$work/common/wtime.c" "$work/common/MPI_bail_out.c")
+  mpi=("$work/MPI1/$m/$2" "$work/common/wtime.c" "$work/common/MPI_bail_out.c")
 }
 cxx=mpicc
 incs=(-I"$work/include")
@@ -213,6 +227,21 @@ case "$code" in
     what="vector += ones then MPI_Reduce, length $size, $((iters + 1)) iterations"
     note="not counted: each MPI rank holds its own whole vector and MPI_Reduces all P of them, a sum over P copies the serial code (one vector, no reduction) does not contain"
     ;;
+  prk_random)
+    size=${size:-14}
+    [ "$iters" = 2 ] || { echo "validate_public.sh: prk_random: its iterations are the code's two rounds (--iterations 2)" >&2; exit 2; }
+    copy_prk Random random.c
+    # The Makefiles' defaults; the serial vector length = the MPI LOOKAHEAD.
+    defs=(-DRESTRICT_KEYWORD=0 -DVERBOSE=0 -DLONG_IS_64BITS=0 -DHPCC=1 -DERRORPERCENT=1 -DLOOKAHEAD=1024)
+    ratio=16
+    args=("$ratio" "$size" 1024)  # update ratio, log2 table size, vector length
+    mpi_args() { echo "$ratio $size"; }
+    # MPI: P a power of two, and each rank's 2^size/P * ratio updates at
+    # least one step of 2 rounds x LOOKAHEAD.
+    check_counts "(P & (P - 1)) == 0 && ratio * (1 << size) >= 2 * 1024 * P" \
+      "must be a power of two with $ratio * 2^$size >= 2048 P"
+    what="random access Table[r & (2^${size}-1)] ^= r, $ratio x 2^${size} updates, 2 rounds"
+    ;;
   prk_sparse)
     size=${size:-6}
     copy_prk Sparse sparse.c
@@ -221,6 +250,21 @@ case "$code" in
     check_counts "(1 << size) % P == 0" "does not divide 2^$size"
     what="SpMV, scrambled radius-2 star on a 2^${size} x 2^${size} grid, $((iters + 1)) iterations"
     note="not counted: the MPI code Allgathers the whole vector every iteration, which no owner-computes code needs"
+    ;;
+  prk_pic)
+    size=${size:-64}
+    copy_prk PIC pic.c PIC-static
+    serial+=("$work/common/random_draw.c")
+    mpi+=("$work/common/random_draw.c")
+    defs=(-DRESTRICT_KEYWORD=0 -DVERBOSE=0)
+    # T + 1 steps, an L x L grid, particles = L^2 / 4 requested, k = 0
+    # (one cell a step in x), m = 1 (one cell a step in y), spread
+    # sinusoidally over the grid.
+    npart=$((size * size / 4))
+    args=("$iters" "$size" "$npart" 0 1 SINUSOIDAL)
+    check_counts "size % 2 == 0" "needs an even grid size (L=$size)"
+    what="PIC, ${size}^2 grid, $npart particles requested (SINUSOIDAL, k=0, m=1), $((iters + 1)) steps"
+    note="not counted: PIC-static sends the particles themselves (80-byte particle_t) to the rank that owns the grid tile they moved into, after an 8-byte count to each of 8 neighbours, every step; an owner-computes code keeps each particle's location on one process and moves the grid charges it reads instead"
     ;;
   hpccg)
     size=${size:-16}
