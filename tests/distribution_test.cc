@@ -71,15 +71,15 @@ TEST(Distribution, KeptCandidateSharesTheWork) {
   // Faster, but one process computes 2.3 times the mean (LULESH's
   // proportional cut at 64 processes): the balanced one is kept.
   std::vector<CommEstimate> costed{candidate(1.0, {230, 57, 57, 56}), candidate(1.1, {100, 100, 100, 100})};
-  EXPECT_EQ(estimate_internal::keep_fastest(costed, {even_data, even_data}), 1u);
+  EXPECT_EQ(keep_fastest(costed, {even_data, even_data}), 1u);
   // Twice the mean is still a share.
   costed[0].process_work = {200, 67, 67, 66};
-  EXPECT_EQ(estimate_internal::keep_fastest(costed, {even_data, even_data}), 0u);
+  EXPECT_EQ(keep_fastest(costed, {even_data, even_data}), 0u);
   // Work uneven in every candidate (the program's own): the data decides.
   costed = {candidate(1.0, {300, 40, 30, 30}), candidate(1.1, {300, 40, 30, 30}), candidate(0.9, {400, 0, 0, 0})};
-  EXPECT_EQ(estimate_internal::keep_fastest(costed, {even_data, even_data, {400, 0, 0, 0}}), 0u);
+  EXPECT_EQ(keep_fastest(costed, {even_data, even_data, {400, 0, 0, 0}}), 0u);
   // Nothing shares the data: the fastest.
-  EXPECT_EQ(estimate_internal::keep_fastest(costed, {{400, 0, 0, 0}, {400, 0, 0, 0}, {0, 400, 0, 0}}), 2u);
+  EXPECT_EQ(keep_fastest(costed, {{400, 0, 0, 0}, {400, 0, 0, 0}, {0, 400, 0, 0}}), 2u);
 }
 
 TEST(Distribution, PointerSwapJacobiUnderTwoByTwoBlocksSendsEachHaloBothWays) {

@@ -55,19 +55,18 @@ struct CommEstimate {
   std::vector<double> phase_seconds;
   double seconds = 0;
   // The predicted run time of the region, what the distribution kept
-  // minimises (estimate.h): the computation, at the cost model's seconds
-  // per value, and the exchanges (HockneyModel::exchange_seconds). The
-  // computation is a process's share of the work (mean_work values) and the
-  // time processes wait for values of the same iteration from others
-  // (waiting: the owner-computes schedule's critical path beyond its
-  // busiest process's work; a sweep cut across its direction waits, a
-  // pipelined one barely). The busiest process's excess over the mean is
-  // left out: at the analysis size it is where integer blocks fall on
-  // padding and shared entities (ghost layers, a mesh's shared nodes),
-  // which MPI codes balance or duplicate.
+  // minimises (choice.h): the computation, at the cost model's seconds per
+  // value, and the exchanges (HockneyModel::exchange_seconds). The
+  // computation is the slowest process's: per iteration, its busiest
+  // process's work (busiest_work values in all), and the time processes
+  // wait for values of the same iteration from others beyond it (waiting:
+  // the owner-computes schedule's critical path; a sweep cut across its
+  // direction waits, a pipelined one barely). mean_work: a process's share.
   std::uint64_t critical_path = 0;
   std::uint64_t mean_work = 0;
+  std::uint64_t busiest_work = 0;
   std::uint64_t waiting = 0;
+  double seconds_per_value = 0;  // the price compute_seconds counts a value at
   double compute_seconds = 0;
   double exchange_seconds = 0;
   // Ownership by location (distribution.h): the distribution kept, every

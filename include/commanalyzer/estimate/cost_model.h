@@ -100,7 +100,7 @@ struct LogicalVolumeCostModel {
   static constexpr std::size_t kWholeRun = ~std::size_t{0};
   HockneyModel network;
   // Computation per value instance, for the predicted time that chooses
-  // between distributions (estimate.h): a value instance is one computed
+  // between distributions (choice.h): a value instance is one computed
   // result stored to memory, and in the memory-bound loops these codes
   // spend their time in a core of a typical cluster node stores about one
   // a nanosecond (8 bytes stored and 8-16 loaded at 10-20 GB/s).
@@ -268,7 +268,8 @@ struct LogicalVolumeCostModel {
       result.phase_seconds = std::move(time.phase_seconds);
       result.seconds = time.total_seconds;
       result.critical_path = work.critical_path();
-      result.compute_seconds = static_cast<double>(result.mean_work + result.waiting) * seconds_per_value;
+      result.seconds_per_value = seconds_per_value;
+      result.compute_seconds = static_cast<double>(result.busiest_work + result.waiting) * seconds_per_value;
       result.exchange_seconds = net.exchange_seconds(result.trace);
       return std::move(result);
     }

@@ -69,7 +69,7 @@ concept DistributionSource = requires(const D& d, const LocationIndex& index, in
 // over the region (its volume objective is what the cost model counts, but
 // METIS's volume refinement is an order of magnitude slower than its cut
 // refinement on dense location graphs), work balanced per heavy array class.
-inline std::vector<ProcId> metis_distribution(const LocationIndex& index, int procs, int imbalance_permille = 30,
+inline std::vector<ProcId> metis_distribution(const LocationIndex& index, int procs, int imbalance_permille = kMetisImbalancePermille,
                                               int max_array_constraints = kDefaultMaxArrayConstraints) {
   const std::size_t n = index.node_count();
   std::vector<ProcId> owner(n, 0);

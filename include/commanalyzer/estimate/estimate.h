@@ -29,6 +29,7 @@
 #include <utility>
 #include <vector>
 
+#include "commanalyzer/estimate/choice.h"
 #include "commanalyzer/estimate/cost_model.h"
 #include "commanalyzer/estimate/distribution.h"
 #include "commanalyzer/estimate/locations.h"
@@ -38,55 +39,6 @@
 #include "commanalyzer/estimate/value_graph.h"
 
 namespace commanalyzer {
-
-namespace estimate_internal {
-// Every process has between half and twice the mean share.
-inline bool balanced(const std::vector<std::uint64_t>& share) {
-  if (share.empty()) return true;
-  std::uint64_t total = 0;
-  for (std::uint64_t x : share) total += x;
-  return std::all_of(share.begin(), share.end(), [&](std::uint64_t x) {
-    const std::uint64_t scaled = x * share.size();  // x / mean = scaled / total
-    return 2 * scaled >= total && scaled <= 2 * total;
-  });
-}
-
-// The candidate an MPI programmer keeps: the one that runs fastest, not the
-// one that sends least, as processes that wait for each other within an
-// iteration (a pipelined sweep cut across its direction) lose what fewer
-// bytes would save (CommEstimate::predicted_seconds). Among decompositions
-// that give every process a share of the data (bytes owned, `owned`) and
-// of the work (values computed) between half and twice the mean: more
-// than twice, and that process's work and memory are no smaller than on
-// half the processes; less than half, and it idles more than half the
-// time. Failing any, among those balanced in data alone: where the
-// program's own work is uneven (a region costed ten times another), every
-// decomposition of its data is, as its MPI version is. Failing that, any.
-// Ties: fewer bytes, then the first.
-inline std::size_t keep_fastest(const std::vector<CommEstimate>& costed,
-                                const std::vector<std::vector<std::uint64_t>>& owned) {
-  // Tier 0: data and work shared; 1: data shared; 2: any.
-  auto eligible = [&](int tier, std::size_t i) {
-    const bool data = std::none_of(owned[i].begin(), owned[i].end(), [](std::uint64_t b) { return b == 0; }) &&
-                      balanced(owned[i]);
-    return tier == 2 || (data && (tier == 1 || balanced(costed[i].process_work)));
-  };
-  for (int tier = 0; tier < 3; ++tier) {
-    std::size_t fastest = costed.size();
-    for (std::size_t i = 0; i < costed.size(); ++i) {
-      if (!eligible(tier, i)) continue;
-      if (fastest == costed.size() || costed[i].predicted_seconds() < costed[fastest].predicted_seconds() ||
-          (costed[i].predicted_seconds() == costed[fastest].predicted_seconds() &&
-           costed[i].total_bytes() < costed[fastest].total_bytes())) {
-        fastest = i;
-      }
-    }
-    if (fastest < costed.size()) return fastest;
-  }
-  return 0;
-}
-
-}  // namespace estimate_internal
 
 template <class ProfileT, SingletonScorer Scorer = DensityDistanceScorer,
           class PartitionerT = DistributionPortfolio, class Cost = LogicalVolumeCostModel>
@@ -132,13 +84,15 @@ class Estimator {
       std::vector<std::vector<std::uint64_t>> owned(candidates.size());  // bytes per process
       for (std::size_t i = 0; i < candidates.size(); ++i) {
         owned[i] = index.owned_bytes(candidates[i].node_owner, procs);
+        allow_for_uneven_blocks(costed[i], owned[i]);
         tried.push_back({candidates[i].name, costed[i].total_bytes(), costed[i].compute_seconds,
                          costed[i].exchange_seconds});
       }
-      const std::size_t fastest = estimate_internal::keep_fastest(costed, owned);
+      const std::size_t fastest = keep_fastest(costed, owned);
       const Distribution& kept = candidates[fastest];
       CommEstimate best = window == kWholeRun ? std::move(costed[fastest])
                                               : cost_over(index.vertex_owners(kept.node_owner), procs, kWholeRun);
+      if (window != kWholeRun) allow_for_uneven_blocks(best, owned[fastest]);
       best.learned_iterations = window == kWholeRun ? 0 : window;
       best.distribution = kept.name;
       best.candidates = std::move(tried);

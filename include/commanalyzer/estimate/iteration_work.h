@@ -1,6 +1,6 @@
 // The computation the cost model (cost_model.h) counts, an iteration at a
 // time: the value instances each process computes, what the busiest one
-// computes (CommEstimate::phase_work), each process's share
+// computes (CommEstimate::phase_work, busiest_work), each process's share
 // (mean_work) and how long the owner-computes schedule (schedule.h) makes
 // processes wait for each other's values beyond that (waiting).
 //
@@ -56,6 +56,7 @@ class IterationWork {
     std::uint64_t total = 0;
     for (std::uint64_t w : work_) total += w;
     result.waiting += span > busiest ? span - busiest : 0;
+    result.busiest_work += busiest;
     result.mean_work += (total + static_cast<std::uint64_t>(n_) - 1) / static_cast<std::uint64_t>(n_);
     std::fill(work_.begin(), work_.end(), 0);
     replicated_work_ = 0;

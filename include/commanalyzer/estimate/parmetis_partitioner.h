@@ -152,7 +152,7 @@ inline void serve_partition_requests(MPI_Comm comm) {
 
 struct ParmetisPartitioner {
   MPI_Comm comm = MPI_COMM_WORLD;
-  int imbalance_permille = 30;  // as metis_distribution: max part weight 1.03 x average
+  int imbalance_permille = kMetisImbalancePermille;  // as metis_distribution
 
   // Rank 0 only: an owner in [0, procs) for every node of the location graph.
   std::vector<ProcId> partition(const LocationIndex& index, int procs) const {

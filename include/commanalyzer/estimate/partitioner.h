@@ -82,9 +82,13 @@ struct MetisGraph {
   static idx_t clamp(std::uint64_t x) { return partitioner_weight<idx_t>(x); }
 };
 
+// METIS's own default imbalance for k-way partitioning (ufactor 30): no
+// part heavier than 1.03 times the average.
+inline constexpr int kMetisImbalancePermille = 30;
+
 struct MetisOptions {
   bool volume = true;  // communication volume (vsize) instead of edge cut
-  int imbalance_permille = 30;
+  int imbalance_permille = kMetisImbalancePermille;
   int seed = 1;
   int attempts = 1;
   bool recursive_bisection = false;
@@ -135,7 +139,7 @@ struct MetisPartitioner {
   enum class Objective { kEdgeCut, kVolume };
   Objective objective = Objective::kVolume;
   int seed = 1;
-  int imbalance_permille = 30;  // METIS ufactor: max part weight 1.03 x average
+  int imbalance_permille = kMetisImbalancePermille;  // METIS ufactor
   bool recursive_bisection = false;  // METIS_PartGraphRecursive instead of k-way
   int attempts = 1;                  // METIS ncuts: best of this many partitionings
   bool balance_work = true;          // balance region work (+1 per vertex), per large array

@@ -1,0 +1,114 @@
+// Which candidate distribution an MPI programmer keeps (Estimator::estimate):
+// the one that runs fastest, not the one that sends least, as processes
+// that wait for each other within an iteration (a pipelined sweep cut
+// across its direction) lose what fewer bytes would save, and a process
+// with more than its share of the work holds every other one up.
+//
+//   allow_for_uneven_blocks(costed[i], owned[i]);  // each candidate's time
+//   std::size_t kept = keep_fastest(costed, owned);
+#ifndef COMMANALYZER_CHOICE_H_
+#define COMMANALYZER_CHOICE_H_
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "commanalyzer/estimate/comm_estimate.h"
+#include "commanalyzer/estimate/partitioner.h"
+
+namespace commanalyzer {
+
+// Work within this share of the mean is balanced: METIS's default
+// imbalance (kMetisImbalancePermille), the tolerance the partitioned
+// candidates are cut to (tools/zoltan_phg.cc's IMBALANCE_TOL too). A
+// decomposition is balanced only to within it, so computations closer
+// than that share do not tell two decompositions apart (keep_fastest).
+inline constexpr double kBalanceTolerance = kMetisImbalancePermille / 1000.0;
+
+// Every process has between half and twice the mean share.
+inline bool balanced(const std::vector<std::uint64_t>& share) {
+  if (share.empty()) return true;
+  std::uint64_t total = 0;
+  for (std::uint64_t x : share) total += x;
+  return std::all_of(share.begin(), share.end(), [&](std::uint64_t x) {
+    const std::uint64_t scaled = x * share.size();  // x / mean = scaled / total
+    return 2 * scaled >= total && scaled <= 2 * total;
+  });
+}
+
+// The computation in a candidate's predicted time is its slowest
+// process's work (the cost model's busiest_work). Where the candidate's
+// data is itself uneven, a process owning d times the mean bytes (whole
+// planes of a small grid: 11 node planes split 6 and 5; a mesh's shared
+// nodes on one side), work in the same proportion is the analysis size's,
+// not the decomposition's: it shrinks as the blocks grow to the size the
+// program runs at. Only the work beyond the data's share counts: the
+// busiest process's over d, and never less than the mean.
+inline void allow_for_uneven_blocks(CommEstimate& e, const std::vector<std::uint64_t>& owned) {
+  std::uint64_t total = 0, most = 0;
+  for (std::uint64_t b : owned) {
+    total += b;
+    most = std::max(most, b);
+  }
+  if (total == 0 || e.busiest_work <= e.mean_work) return;
+  const double data_share = static_cast<double>(most) * static_cast<double>(owned.size()) / static_cast<double>(total);
+  const double counted = std::max(static_cast<double>(e.mean_work), static_cast<double>(e.busiest_work) / data_share);
+  e.compute_seconds = (counted + static_cast<double>(e.waiting)) * e.seconds_per_value;
+}
+
+// What a candidate's time adds to its work: its exchanges and the time its
+// processes wait for each other's values.
+inline double beyond_work_seconds(const CommEstimate& e) {
+  return e.exchange_seconds + static_cast<double>(e.waiting) * e.seconds_per_value;
+}
+
+// The fastest candidate among those that give every process a share of
+// the data (bytes owned, `owned`) and of the work (values computed)
+// between half and twice the mean: more than twice, and that process's
+// work and memory are no smaller than on half the processes; less than
+// half, and it idles more than half the time. Failing any, among those
+// balanced in data alone: where the program's own work is uneven (a region
+// costed ten times another), every decomposition of its data is, as its
+// MPI version is. Failing that, any. Candidates within the balance
+// tolerance of the fastest's computation (kBalanceTolerance of its mean
+// work) are as fast in their work: of those, the one whose exchanges and
+// waiting take least, then the one sending fewest bytes, then the first.
+inline std::size_t keep_fastest(const std::vector<CommEstimate>& costed,
+                                const std::vector<std::vector<std::uint64_t>>& owned) {
+  // Tier 0: data and work shared; 1: data shared; 2: any.
+  auto eligible = [&](int tier, std::size_t i) {
+    const bool data = std::none_of(owned[i].begin(), owned[i].end(), [](std::uint64_t b) { return b == 0; }) &&
+                      balanced(owned[i]);
+    return tier == 2 || (data && (tier == 1 || balanced(costed[i].process_work)));
+  };
+  for (int tier = 0; tier < 3; ++tier) {
+    std::size_t fastest = costed.size();
+    for (std::size_t i = 0; i < costed.size(); ++i) {
+      if (eligible(tier, i) &&
+          (fastest == costed.size() || costed[i].predicted_seconds() < costed[fastest].predicted_seconds())) {
+        fastest = i;
+      }
+    }
+    if (fastest == costed.size()) continue;
+    const CommEstimate& f = costed[fastest];
+    const double as_fast =
+        f.predicted_seconds() + kBalanceTolerance * static_cast<double>(f.mean_work) * f.seconds_per_value;
+    std::size_t kept = fastest;
+    for (std::size_t i = 0; i < costed.size(); ++i) {
+      const CommEstimate& c = costed[i];
+      if (!eligible(tier, i) || c.predicted_seconds() > as_fast) continue;
+      const CommEstimate& k = costed[kept];
+      if (beyond_work_seconds(c) < beyond_work_seconds(k) ||
+          (beyond_work_seconds(c) == beyond_work_seconds(k) && c.total_bytes() < k.total_bytes())) {
+        kept = i;
+      }
+    }
+    return kept;
+  }
+  return 0;
+}
+
+}  // namespace commanalyzer
+
+#endif  // COMMANALYZER_CHOICE_H_
