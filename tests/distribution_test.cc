@@ -195,8 +195,10 @@ TEST(Distribution, IndirectlyIndexedArraysAreOfferedAGraphPartition) {
     bool offered = false;
     for (const CandidateCost& c : e.candidates) offered |= c.name == "metis";
     EXPECT_EQ(offered, indirect);
-    // The one kept is the fastest predicted.
-    for (const CandidateCost& c : e.candidates) EXPECT_GE(c.seconds(), e.predicted_seconds()) << c.name;
+    // The one kept is the fastest predicted, within the balance tolerance
+    // of its computation (choice.h).
+    const double as_fast = kBalanceTolerance * static_cast<double>(e.mean_work) * e.seconds_per_value;
+    for (const CandidateCost& c : e.candidates) EXPECT_GE(c.seconds() + as_fast, e.predicted_seconds()) << c.name;
   }
 }
 

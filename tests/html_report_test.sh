@@ -120,6 +120,13 @@ over = f", over the first {e['learned_iterations']} iterations" if e.get("learne
 assert f"Candidate distributions ({n} processes{over})" in text and "kept" in text
 for name in e.get("candidates", {}):
     assert name in text, name
+# Each candidate's largest shares; the kept one's are those of its per-process work and bytes
+# (when the candidates were costed on the whole run, as the kept one is).
+kept = e.get("candidates", {}).get(e.get("distribution"))
+if kept is not None and e.get("learned_iterations", 0) == 0:
+    for field, shares in (("most_work", e["process_work"]), ("most_data", e["process_memory"])):
+        want = max(shares) * len(shares) / sum(shares) if sum(shares) else 0.0
+        assert abs(kept[field] - want) <= 1e-3 * want, (field, kept[field], want)
 if wanted:
     assert wanted in text, f"no '{wanted}' in the page"
 PY

@@ -26,6 +26,16 @@ namespace commanalyzer {
 // than that share do not tell two decompositions apart (keep_fastest).
 inline constexpr double kBalanceTolerance = kMetisImbalancePermille / 1000.0;
 
+// The largest share, as a multiple of the mean (0 where all are 0).
+inline double largest_share(const std::vector<std::uint64_t>& share) {
+  std::uint64_t total = 0, most = 0;
+  for (std::uint64_t x : share) {
+    total += x;
+    most = std::max(most, x);
+  }
+  return total == 0 ? 0.0 : static_cast<double>(most) * static_cast<double>(share.size()) / static_cast<double>(total);
+}
+
 // Every process has between half and twice the mean share.
 inline bool balanced(const std::vector<std::uint64_t>& share) {
   if (share.empty()) return true;
@@ -46,13 +56,8 @@ inline bool balanced(const std::vector<std::uint64_t>& share) {
 // program runs at. Only the work beyond the data's share counts: the
 // busiest process's over d, and never less than the mean.
 inline void allow_for_uneven_blocks(CommEstimate& e, const std::vector<std::uint64_t>& owned) {
-  std::uint64_t total = 0, most = 0;
-  for (std::uint64_t b : owned) {
-    total += b;
-    most = std::max(most, b);
-  }
-  if (total == 0 || e.busiest_work <= e.mean_work) return;
-  const double data_share = static_cast<double>(most) * static_cast<double>(owned.size()) / static_cast<double>(total);
+  const double data_share = largest_share(owned);
+  if (data_share == 0 || e.busiest_work <= e.mean_work) return;
   const double counted = std::max(static_cast<double>(e.mean_work), static_cast<double>(e.busiest_work) / data_share);
   e.compute_seconds = (counted + static_cast<double>(e.waiting)) * e.seconds_per_value;
 }

@@ -29,6 +29,10 @@ struct CandidateCost {
   std::uint64_t bytes = 0;
   double compute_seconds = 0;
   double exchange_seconds = 0;
+  // The most work (values computed) and array bytes any process has, as
+  // multiples of the mean (choice.h keeps those between half and twice).
+  double most_work = 0;
+  double most_data = 0;
   double seconds() const { return compute_seconds + exchange_seconds; }
 };
 

@@ -86,7 +86,7 @@ class Estimator {
         owned[i] = index.owned_bytes(candidates[i].node_owner, procs);
         allow_for_uneven_blocks(costed[i], owned[i]);
         tried.push_back({candidates[i].name, costed[i].total_bytes(), costed[i].compute_seconds,
-                         costed[i].exchange_seconds});
+                         costed[i].exchange_seconds, largest_share(costed[i].process_work), largest_share(owned[i])});
       }
       const std::size_t fastest = keep_fastest(costed, owned);
       const Distribution& kept = candidates[fastest];

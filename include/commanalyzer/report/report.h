@@ -280,9 +280,10 @@ inline void write_json(std::ostream& out, const GraphSummary& graph, const std::
       out << ", \"distribution\": \"" << e.distribution << "\", \"candidates\": {";
       for (std::size_t c = 0; c < e.candidates.size(); ++c) {
         out << (c ? ", " : "") << "\"" << e.candidates[c].name << "\": "
-            << absl::StrFormat("{\"bytes\": %d, \"seconds\": %.9g, \"compute_seconds\": %.9g, \"exchange_seconds\": %.9g}",
+            << absl::StrFormat("{\"bytes\": %d, \"seconds\": %.9g, \"compute_seconds\": %.9g, \"exchange_seconds\": %.9g, "
+                               "\"most_work\": %.4g, \"most_data\": %.4g}",
                                e.candidates[c].bytes, e.candidates[c].seconds(), e.candidates[c].compute_seconds,
-                               e.candidates[c].exchange_seconds);
+                               e.candidates[c].exchange_seconds, e.candidates[c].most_work, e.candidates[c].most_data);
       }
       // Candidates costed over the region's first iterations only (0: all of them).
       out << "}, \"learned_iterations\": " << e.learned_iterations;
