@@ -2,6 +2,8 @@
 // random owners, the values each process receives under the plan must be a
 // cheapest set from which it can compute everything it uses (bytes first,
 // then fewest values it would not have received under owner-computes).
+// With the per-location rule (a process is not sent a location's value
+// after computing one of that location's itself), the plan keeps the rule.
 // The planner's shortcuts (components proven to need no max-flow, feeds it
 // leaves out) must not change that optimum.
 #include "commanalyzer/estimate/recomputation.h"
@@ -10,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <random>
 #include <span>
 #include <vector>
@@ -34,7 +37,7 @@ TEST(PlanReceptions, MatchesTheCheapestCutOnRandomPrograms) {
   constexpr int kProcs = 3;
   constexpr int kCells = 7;
   std::mt19937 rng(20261122);
-  int checked = 0, recomputing = 0;
+  int checked = 0, recomputing = 0, repaired = 0;
   for (int program = 0; program < 400; ++program) {
     Analyzer<> a;
     a.region_begin();
@@ -67,7 +70,8 @@ TEST(PlanReceptions, MatchesTheCheapestCutOnRandomPrograms) {
         if (owner_of(s) != owner_of(v)) received.insert(std::uint64_t{s} * kProcs + owner_of(v));
       }
     });
-    const ReceptionPlan plan = plan_receptions(profile, kProcs, received, owner_of);
+    const ReceptionPlan plan = plan_receptions(profile, kProcs, received, owner_of, {.per_location = false});
+    const ReceptionPlan kept = plan_receptions(profile, kProcs, received, owner_of);
 
     for (ProcId q = 0; q < kProcs; ++q) {
       std::vector<ValueId> used, nodes;
@@ -122,6 +126,21 @@ TEST(PlanReceptions, MatchesTheCheapestCutOnRandomPrograms) {
         }
         return true;
       };
+      // A process computing a location's values itself is not sent them
+      // again (plan_receptions): no used value received after one of the
+      // same location computed.
+      auto keeps_computing = [&](const absl::flat_hash_set<ValueId>& got) {
+        absl::flat_hash_set<Address> computing;
+        for (ValueId u : used) {  // ascending
+          const Address home = profile.vertex_home[profile.values.vertex(u)];
+          if (!got.contains(u)) {
+            computing.insert(home);
+          } else if (computing.contains(home)) {
+            return false;
+          }
+        }
+        return true;
+      };
       auto cost_of = [&](const absl::flat_hash_set<ValueId>& got) {
         Cost c;
         for (ValueId v : got) {
@@ -130,13 +149,14 @@ TEST(PlanReceptions, MatchesTheCheapestCutOnRandomPrograms) {
         }
         return c;
       };
-      Cost best{~std::uint64_t{0}, 0};
+      Cost best{~std::uint64_t{0}, 0}, best_keeping{~std::uint64_t{0}, 0};
       for (std::uint32_t mask = 0; mask < (1u << nodes.size()); ++mask) {
         absl::flat_hash_set<ValueId> got;
         for (std::size_t i = 0; i < nodes.size(); ++i) {
           if (mask >> i & 1) got.insert(nodes[i]);
         }
         if (feasible(got)) best = std::min(best, cost_of(got));
+        if (feasible(got) && keeps_computing(got)) best_keeping = std::min(best_keeping, cost_of(got));
       }
 
       absl::flat_hash_set<ValueId> planned;
@@ -150,6 +170,22 @@ TEST(PlanReceptions, MatchesTheCheapestCutOnRandomPrograms) {
       const Cost got = cost_of(planned);
       EXPECT_EQ(got.bytes, best.bytes) << "program " << program << ", process " << q;
       EXPECT_EQ(got.early, best.early) << "program " << program << ", process " << q;
+      // Per location: a plan that keeps the rule, no cheaper than the
+      // cheapest that does, never dearer than receiving every used value.
+      absl::flat_hash_set<ValueId> kept_planned;
+      std::uint64_t all_used = 0;
+      for (ValueId u : used) {
+        all_used += profile.values.size_bytes(u);
+        if (!kept.recomputed.contains(std::uint64_t{u} * kProcs + q)) kept_planned.insert(u);
+      }
+      for (std::uint64_t k : kept.extra) {
+        if (static_cast<ProcId>(k % kProcs) == q) kept_planned.insert(static_cast<ValueId>(k / kProcs));
+      }
+      ASSERT_TRUE(feasible(kept_planned)) << "program " << program << ", process " << q;
+      EXPECT_TRUE(keeps_computing(kept_planned)) << "program " << program << ", process " << q;
+      EXPECT_GE(cost_of(kept_planned).bytes, best_keeping.bytes) << "program " << program << ", process " << q;
+      EXPECT_LE(cost_of(kept_planned).bytes, all_used) << "program " << program << ", process " << q;
+      repaired += cost_of(kept_planned).bytes > best_keeping.bytes;
       ++checked;
       recomputing += planned.size() != used.size() || got.early != 0;
     }
@@ -157,6 +193,7 @@ TEST(PlanReceptions, MatchesTheCheapestCutOnRandomPrograms) {
   // The random programs must exercise both outcomes, not just one.
   EXPECT_GT(checked, 300);
   EXPECT_GT(recomputing, 20);
+  std::printf("per location: %d of %d plans dearer than the cheapest that keeps the rule\n", repaired, checked);
 }
 
 // The index finds every list, added in any order (as each step back
@@ -202,6 +239,45 @@ TEST(ValueMarks, KeepsTwoFlagsPerValueApart) {
   EXPECT_EQ(marks[33], 0);
   EXPECT_EQ(marks[32], 2);
   EXPECT_EQ(marks[31], 1);
+}
+
+// Recomputation is decided per location: a process that computes a
+// location's values itself is not sent them again. A random stream
+// r = f(r) on process 0 updates table cells of every process; where two
+// numbers in a row go to the same process, the cheapest cut would have it
+// compute the second from the first, then receive later ones again: an MPI
+// code sends them all (PRK Random). A stream whose every number goes to
+// one process is computed there from the first it receives.
+TEST(PlanReceptions, AProcessComputingALocationsValuesIsNotSentThemAgain) {
+  constexpr int kProcs = 3;
+  constexpr Address kStream = kBase, kTable = kBase + 64;
+  auto plan_for = [&](const std::vector<int>& cells) {
+    Analyzer<> a;
+    a.region_begin();
+    a.store(kStream, 8, a.compute(kNoLabel), 1);  // the seed
+    for (int cell : cells) {
+      a.store(kStream, 8, a.compute(a.load(kStream, 8)), 2);  // r = f(r)
+      const Address at = kTable + 8 * static_cast<Address>(cell);
+      a.store(at, 8, a.compute(a.join(a.load(at, 8), a.load(kStream, 8))), 3);  // table[cell] ^= r
+    }
+    a.region_end();
+    const auto& profile = a.profile();
+    auto owner_of = [&](ValueId v) {
+      const Address home = profile.vertex_home[profile.values.vertex(v)];
+      return home == kStream ? ProcId{0} : static_cast<ProcId>((home - kTable) / 8 % kProcs);
+    };
+    absl::flat_hash_set<std::uint64_t> received;
+    profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
+      for (ValueId s : sources) {
+        if (owner_of(s) != owner_of(v)) received.insert(std::uint64_t{s} * kProcs + owner_of(v));
+      }
+    });
+    return plan_receptions(profile, kProcs, received, owner_of);
+  };
+  // Cells of processes 1, 1, 2, 2, 1, 2: each could compute one number, not the next.
+  EXPECT_TRUE(plan_for({1, 4, 2, 5, 1, 2}).recomputed.empty());
+  // Every number to process 1: all but the first recomputed from the one before.
+  EXPECT_EQ(plan_for({1, 4, 7, 1, 4, 7}).recomputed.size(), 5u);
 }
 
 }  // namespace

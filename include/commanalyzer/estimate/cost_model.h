@@ -120,10 +120,13 @@ struct LogicalVolumeCostModel {
   RecomputationLimits recomputation;
 
   // `iterations`: cost the region's first iterations only (and what comes
-  // before them); the rest of the run is not looked at.
+  // before them); the rest of the run is not looked at. `fixed_home`, by
+  // graph vertex: 1 where the vertex is stored at a location with a fixed
+  // owner, an array element (empty: none is; every value placed on its own).
   template <class ProfileT>
   CommEstimate estimate(const ProfileT& profile, const ValueGraph& graph, const std::vector<ProcId>& owner,
-                        int procs, std::size_t iterations = kWholeRun) const {
+                        int procs, std::size_t iterations = kWholeRun,
+                        const std::vector<std::uint8_t>& fixed_home = {}) const {
     if (procs < 1) throw std::invalid_argument("commanalyzer: process count must be >= 1");
     Run<ProfileT> run(profile, graph, owner, procs, combine_partial_updates, recompute_when_cheaper, iterations);
     run.run_all();
@@ -142,9 +145,12 @@ struct LogicalVolumeCostModel {
     // earlier values sent.
     // Without the exchange, a sum still comes from its owner: no round is saved.
     auto contributed = [&](ValueId s, ProcId q) { return exchange_partials && run.partials.contributed_partial(s, q); };
+    auto fixed = [&](ValueId v) {
+      return !fixed_home.empty() && fixed_home[graph.local(profile.values.vertex(v))] != 0;
+    };
     ReceptionPlan plan = plan_receptions(
         profile, procs, run.receptions.delivered(), [&](ValueId v) { return run.owners.owner_of(v); }, recomputation,
-        contributed);
+        contributed, fixed);
     if (plan.recomputed.empty()) return finish(nullptr);
     run.receptions.withdraw(plan.recomputed);
     // A process that recomputes the updates of a location keeps its own

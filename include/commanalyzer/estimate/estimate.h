@@ -76,9 +76,10 @@ class Estimator {
       // Candidates compared on the learning window, the one kept costed on
       // the whole run.
       const std::size_t window = candidates.size() > 1 ? learning_window() : kWholeRun;
+      const std::vector<std::uint8_t> fixed = index.fixed_homes();
       std::vector<CommEstimate> costed(candidates.size());
       run_indexed(candidates.size(), threads, [&](std::size_t i) {
-        costed[i] = cost_over(index.vertex_owners(candidates[i].node_owner), procs, window);
+        costed[i] = cost_over(index.vertex_owners(candidates[i].node_owner), procs, window, fixed);
       });
       std::vector<CandidateCost> tried;
       std::vector<std::vector<std::uint64_t>> owned(candidates.size());  // bytes per process
@@ -91,7 +92,7 @@ class Estimator {
       const std::size_t fastest = keep_fastest(costed, owned);
       const Distribution& kept = candidates[fastest];
       CommEstimate best = window == kWholeRun ? std::move(costed[fastest])
-                                              : cost_over(index.vertex_owners(kept.node_owner), procs, kWholeRun);
+                                              : cost_over(index.vertex_owners(kept.node_owner), procs, kWholeRun, fixed);
       if (window != kWholeRun) allow_for_uneven_blocks(best, owned[fastest]);
       best.learned_iterations = window == kWholeRun ? 0 : window;
       best.distribution = kept.name;
@@ -181,11 +182,18 @@ class Estimator {
     return kWholeRun;
   }
 
-  CommEstimate cost_over(const std::vector<ProcId>& owner, int procs, std::size_t iterations) const {
-    if constexpr (kCostsWindows) {
-      if (iterations != kWholeRun) return cost_.estimate(profile_, graph_, owner, procs, iterations);
+  // `fixed`: which vertices are stored at locations with a fixed owner, for
+  // a cost model that asks (LogicalVolumeCostModel's recomputation).
+  CommEstimate cost_over(const std::vector<ProcId>& owner, int procs, std::size_t iterations,
+                         const std::vector<std::uint8_t>& fixed) const {
+    if constexpr (requires { cost_.estimate(profile_, graph_, owner, procs, iterations, fixed); }) {
+      return cost_.estimate(profile_, graph_, owner, procs, iterations, fixed);
+    } else {
+      if constexpr (kCostsWindows) {
+        if (iterations != kWholeRun) return cost_.estimate(profile_, graph_, owner, procs, iterations);
+      }
+      return cost_.estimate(profile_, graph_, owner, procs);
     }
-    return cost_.estimate(profile_, graph_, owner, procs);
   }
 
   // Private copies are bounded by the ghost budget that bounds received

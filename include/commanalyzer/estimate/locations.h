@@ -215,6 +215,16 @@ class LocationIndex {
     return owner;
   }
 
+  // 1 for every graph vertex stored at an array location (a fixed owner),
+  // 0 for temporaries, singletons and private copies.
+  std::vector<std::uint8_t> fixed_homes() const {
+    std::vector<std::uint8_t> fixed(node_of_vertex_.size(), 0);
+    for (std::size_t v = 0; v < fixed.size(); ++v) {
+      fixed[v] = node_of_vertex_[v] != kNone && !is_free(node_of_vertex_[v]);
+    }
+    return fixed;
+  }
+
   // The owner map of every array as runs of consecutive elements (of the
   // elements the region touched) with one owner.
   std::vector<OwnerRun> owner_runs(const std::vector<ProcId>& node_owner) const {

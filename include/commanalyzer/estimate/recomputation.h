@@ -207,11 +207,18 @@ struct ReceptionPlan {
 struct RecomputationLimits {
   int depth = 1;                 // how far back from a used value to look for a cheaper cut
   std::size_t max_sources = 16;  // values with more sources are received, never recomputed
+  bool per_location = true;      // a location's values computed by a process are not sent it again
 };
 
 // No process contributed to any remote sum (plan_receptions' default).
 struct NoContributions {
   bool operator()(ValueId, ProcId) const { return false; }
+};
+
+// Every value is stored at a location with a fixed owner (plan_receptions'
+// default, as when every location is an array element).
+struct EveryHomeFixed {
+  bool operator()(ValueId) const { return true; }
 };
 
 namespace recomputation_internal {
@@ -307,8 +314,11 @@ class ReceptionCut {
         q_(q),
         mark_(mark) {}
 
-  // The values q receives, of `used` (ascending) and earlier ones.
-  absl::flat_hash_set<ValueId> receive(const std::vector<ValueId>& used) {
+  // The values q receives, of `used` (ascending) and earlier ones; the
+  // used values in `as_they_are` are received, not recomputed.
+  absl::flat_hash_set<ValueId> receive(const std::vector<ValueId>& used,
+                                       const absl::flat_hash_set<ValueId>& as_they_are = {}) {
+    as_they_are_ = &as_they_are;
     mark_ghost_updates(used);
     for (ValueId v : used) node(v, 0);
     expand();
@@ -369,7 +379,7 @@ class ReceptionCut {
       queue_.pop_front();
       if (depth_of_[i] >= limits_.depth || !sources_of_.contains(values_[i]) ||
           sources_of_[values_[i]].size() > limits_.max_sources ||
-          (depth_of_[i] == 0 && (mark_[values_[i]] & kGhost))) {
+          (depth_of_[i] == 0 && ((mark_[values_[i]] & kGhost) || as_they_are_->contains(values_[i])))) {
         uncomputable_[i] = 1;
         continue;
       }
@@ -490,6 +500,7 @@ class ReceptionCut {
   ValueMarks& mark_;
   absl::flat_hash_map<ValueId, std::uint32_t> index_;  // node of a value
   std::vector<ValueId> values_;
+  const absl::flat_hash_set<ValueId>* as_they_are_ = nullptr;
   std::vector<int> depth_of_;
   std::vector<std::uint8_t> uncomputable_;                  // q cannot compute it (here): an edge from 0
   std::vector<std::pair<std::uint32_t, std::uint32_t>> feeds_;  // (s, v): v computed from s
@@ -497,6 +508,44 @@ class ReceptionCut {
   std::vector<std::uint8_t> round_trip_;
   std::vector<std::uint8_t> in_problem_;
 };
+
+// The values q receives (ReceptionCut::receive), decided per location: a
+// process that computes a location's values itself keeps doing so (a
+// shared node it updates from the summed force, once it has the node); an
+// MPI code does not send it that location's values again. Where the
+// cheapest cut has q receive a location's value after computing an
+// earlier one itself (a random stream's next number, computed where the
+// one before happened to be sent to q too, received where it was not), q
+// receives every value of that location up to the last it is sent, and
+// the cut is solved again. (A repair, not the cheapest plan that keeps the
+// rule: recomputation_test.) Only locations with a fixed owner (array
+// elements; `fixed_home(v)`) keep a copy to compute in: a temporary placed
+// value by value is nobody's to keep.
+template <class ProfileT, class OwnerOf, class ContributedTo, class FixedHome>
+absl::flat_hash_set<ValueId> receive_per_location(const ProfileT& profile, const RecordedSources& sources_of,
+                                                  const OwnerOf& owner_of, const ContributedTo& contributed,
+                                                  const FixedHome& fixed_home, RecomputationLimits limits, ProcId q,
+                                                  ValueMarks& mark, const std::vector<ValueId>& used) {
+  auto home = [&](ValueId v) { return profile.vertex_home[profile.values.vertex(v)]; };
+  absl::flat_hash_set<ValueId> as_they_are;
+  for (;;) {
+    ReceptionCut<ProfileT, OwnerOf, ContributedTo> cut(profile, sources_of, owner_of, contributed, limits, q, mark);
+    absl::flat_hash_set<ValueId> receive = cut.receive(used, as_they_are);
+    if (!limits.per_location) return receive;
+    absl::flat_hash_map<Address, ValueId> last_received;  // per location
+    for (ValueId v : used) {  // ascending: creation order
+      if (receive.contains(v) && fixed_home(v)) last_received[home(v)] = v;
+    }
+    // Computed before a value of the same location is received: received too.
+    bool again = false;
+    for (ValueId v : used) {
+      if (receive.contains(v) || !fixed_home(v)) continue;
+      const auto last = last_received.find(home(v));
+      if (last != last_received.end() && v < last->second) again = as_they_are.insert(v).second || again;
+    }
+    if (!again) return receive;
+  }
+}
 
 }  // namespace recomputation_internal
 
@@ -512,11 +561,13 @@ class ReceptionCut {
 // among the sharers instead and compute the value on every sharer: q is
 // given the sum (the cost model turns that into the other sharers'
 // partials) and recomputes the value, whatever the bytes.
-// `received` holds keys or (key, anything) pairs.
-template <class ProfileT, class Received, class OwnerOf, class ContributedTo = NoContributions>
+// `received` holds keys or (key, anything) pairs. `fixed_home(v)`: v is
+// stored at a location with a fixed owner (receive_per_location).
+template <class ProfileT, class Received, class OwnerOf, class ContributedTo = NoContributions,
+          class FixedHome = EveryHomeFixed>
 ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const Received& received,
                               OwnerOf owner_of, RecomputationLimits limits = {},
-                              ContributedTo contributed = {}) {
+                              ContributedTo contributed = {}, FixedHome fixed_home = {}) {
   ReceptionPlan plan;
   if (received.empty()) return plan;
   const std::vector<std::vector<ValueId>> used = recomputation_internal::used_by_process(received, procs);
@@ -525,9 +576,9 @@ ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const Received
   recomputation_internal::ValueMarks mark(profile.values.count() + 1);
   for (ProcId q = 0; q < procs; ++q) {
     if (used[q].empty()) continue;
-    recomputation_internal::ReceptionCut<ProfileT, OwnerOf, ContributedTo> cut(profile, sources_of, owner_of,
-                                                                               contributed, limits, q, mark);
-    const absl::flat_hash_set<ValueId> receive = cut.receive(used[q]);
+    const absl::flat_hash_set<ValueId> receive =
+        recomputation_internal::receive_per_location(profile, sources_of, owner_of, contributed, fixed_home,
+                                                     limits, q, mark, used[q]);
     for (ValueId v : used[q]) {
       if (!receive.contains(v)) plan.recomputed.insert(static_cast<std::uint64_t>(v) * procs + q);
     }
