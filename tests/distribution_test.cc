@@ -116,6 +116,30 @@ TEST(Distribution, PortfolioFindsTheCartesianGridOfAStencil) {
   for (const CandidateCost& c : four.candidates) EXPECT_NE(c.name, "metis");
 }
 
+// A candidate kept by name (a model's one decomposition for every size)
+// is the only one costed where it is offered; where it is not, all are
+// compared and the caller is told.
+TEST(Distribution, ACandidateKeptByNameIsTheOnlyOneCostedWhereOffered) {
+  constexpr std::uint64_t n = 18;
+  constexpr int steps = 6;
+  Analyzer<> a;
+  jacobi_swap(a, n, steps);
+  std::vector<std::string> notes;
+  DistributionPortfolio slabs;
+  slabs.keep = {{4, "block"}, {9, "cartesian 9x9"}};
+  slabs.note = [&](const std::string& why) { notes.push_back(why); };
+  Estimator<Profile0, DensityDistanceScorer, DistributionPortfolio> est(a.profile(), {}, slabs);
+  const CommEstimate four = est.estimate(4);
+  EXPECT_EQ(four.distribution, "block");  // where the grid alone would keep cartesian 2x2
+  ASSERT_EQ(four.candidates.size(), 1u);
+  EXPECT_EQ(four.p2p_bytes, 3u * 2 * (n - 2) * 8 * steps);
+  EXPECT_TRUE(notes.empty());
+  const CommEstimate nine = est.estimate(9);
+  EXPECT_GT(nine.candidates.size(), 1u);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("'cartesian 9x9' is not a candidate for 9 processes"), std::string::npos) << notes[0];
+}
+
 // The stencil's weights, which the region only reads, stay with the cells
 // that read them whatever shape their index order suggests (four entries
 // per cell: strides 1 to 3): the grid is chosen by the arrays computed.

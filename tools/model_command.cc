@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdlib>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <ostream>
@@ -100,10 +101,13 @@ void write_extrap(std::ostream& out, const std::vector<std::string>& params,
 }
 
 // The metrics at every size and process count: the program built once
-// in the tool's temporary directory, run and estimated at every size.
-std::array<std::vector<Measurement>, kMetricCount> analyse_at_sizes(ModelRequest& model,
-                                                                    const EstimateRequest& request,
-                                                                    const std::vector<double>& sizes) {
+// in the tool's temporary directory, run and estimated at every size,
+// the largest first. Each count keeps at every size the decomposition it
+// keeps at the largest (where offered): an MPI code has one decomposition
+// for every size, and the largest fitted is the nearest to those predicted.
+std::array<std::vector<Measurement>, kMetricCount> analyse_at_sizes(ModelRequest& model, EstimateRequest request,
+                                                                    std::vector<double> sizes) {
+  std::sort(sizes.begin(), sizes.end(), std::greater<>());
   const char* tmp = std::getenv("TMPDIR");
   model.build.work_dir = fs::path(tmp != nullptr ? tmp : "/tmp") / "model";
   std::cerr << "[commanalyzer] compiling " << model.build.sources.size() << " source file(s) with the pass\n";
@@ -123,7 +127,16 @@ std::array<std::vector<Measurement>, kMetricCount> analyse_at_sizes(ModelRequest
     fs::remove(profile_path, ec);
     for (const CommEstimate& e : result.estimates) {
       for (std::size_t k = 0; k < kMetricCount; ++k) data[k].push_back({{n, static_cast<double>(e.procs)}, kMetrics[k].of(e)});
+      if (n == sizes.front() && !request.portfolio.map) {
+        request.portfolio.keep[e.procs] = e.distribution;
+        std::cerr << absl::StrFormat("[commanalyzer] %d processes: %s at every size (kept at n = %.0f)\n", e.procs,
+                                     e.distribution, n);
+      }
     }
+  }
+  for (auto& metric : data) {  // by size, smallest first
+    std::stable_sort(metric.begin(), metric.end(),
+                     [](const Measurement& a, const Measurement& b) { return a.point[0] < b.point[0]; });
   }
   return data;
 }

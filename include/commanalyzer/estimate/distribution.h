@@ -30,6 +30,7 @@
 #include <exception>
 #include <functional>
 #include <future>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -128,6 +129,11 @@ struct DistributionPortfolio {
   std::function<std::vector<ProcId>(const LocationIndex&, int)> distributed;
   // Told why a candidate was left out (the caller prints it); empty: no one.
   std::function<void(const std::string&)> note;
+  // Per process count, the candidate to keep where it is offered (by
+  // name, "cartesian 2x2x2"): the others are not costed. A model in the
+  // problem size fits one decomposition, as an MPI code has one, whatever
+  // a small size's noise would choose (`commanalyzer model`).
+  std::map<int, std::string> keep;
 
   DistributionPortfolio() = default;
   DistributionPortfolio(bool b, bool c, bool m, std::optional<DistributionMap> user = std::nullopt)
@@ -135,10 +141,14 @@ struct DistributionPortfolio {
   DistributionPortfolio(const DistributionPortfolio& o) : DistributionPortfolio(o.block, o.cartesian, o.metis, o.map) {
     hypergraph = o.hypergraph;
     distributed = o.distributed;
+    note = o.note;
+    keep = o.keep;
   }
   DistributionPortfolio& operator=(const DistributionPortfolio& o) {
     block = o.block, cartesian = o.cartesian, metis = o.metis, map = o.map, hypergraph = o.hypergraph;
     distributed = o.distributed;
+    note = o.note;
+    keep = o.keep;
     return *this;
   }
 
@@ -214,10 +224,24 @@ struct DistributionPortfolio {
       }
     }
     if (out.empty()) throw std::runtime_error("commanalyzer: no distribution candidate could be computed");
-    return out;
+    return kept_if_offered(std::move(out), procs);
   }
 
  private:
+  // The candidate `keep` names for `procs`, alone, where it is offered;
+  // else all of them.
+  std::vector<Distribution> kept_if_offered(std::vector<Distribution> out, int procs) const {
+    const auto named = keep.find(procs);
+    if (named == keep.end()) return out;
+    for (Distribution& d : out) {
+      if (d.name == named->second) return {std::move(d)};
+    }
+    if (note) {
+      note("'" + named->second + "' is not a candidate for " + std::to_string(procs) + " processes here: all are compared");
+    }
+    return out;
+  }
+
   // The search's work that does not depend on the process count, done once
   // per location graph (estimates for several counts run on several threads).
   std::shared_ptr<const CartesianSearch> search_for(const LocationIndex& index) const {
