@@ -221,8 +221,9 @@ TEST(Distribution, IndirectlyIndexedArraysAreOfferedAGraphPartition) {
     EXPECT_EQ(offered, indirect);
     // The one kept is the fastest predicted, within the balance tolerance
     // of its computation (choice.h).
-    const double as_fast = kBalanceTolerance * static_cast<double>(e.mean_work) * e.seconds_per_value;
-    for (const CandidateCost& c : e.candidates) EXPECT_GE(c.seconds() + as_fast, e.predicted_seconds()) << c.name;
+    for (const CandidateCost& c : e.candidates) {
+      EXPECT_GE(c.seconds() + as_fast_margin_seconds(e), e.predicted_seconds()) << c.name;
+    }
   }
 }
 

@@ -62,6 +62,12 @@ inline void allow_for_uneven_blocks(CommEstimate& e, const std::vector<std::uint
   e.compute_seconds = (counted + static_cast<double>(e.waiting)) * e.seconds_per_value;
 }
 
+// How much longer than `e` a candidate may take and still be as fast in
+// its work: the balance tolerance of e's mean computation.
+inline double as_fast_margin_seconds(const CommEstimate& e) {
+  return kBalanceTolerance * static_cast<double>(e.mean_work) * e.seconds_per_value;
+}
+
 // What a candidate's time adds to its work: its exchanges and the time its
 // processes wait for each other's values.
 inline double beyond_work_seconds(const CommEstimate& e) {
@@ -97,8 +103,7 @@ inline std::size_t keep_fastest(const std::vector<CommEstimate>& costed,
     }
     if (fastest == costed.size()) continue;
     const CommEstimate& f = costed[fastest];
-    const double as_fast =
-        f.predicted_seconds() + kBalanceTolerance * static_cast<double>(f.mean_work) * f.seconds_per_value;
+    const double as_fast = f.predicted_seconds() + as_fast_margin_seconds(f);
     std::size_t kept = fastest;
     for (std::size_t i = 0; i < costed.size(); ++i) {
       const CommEstimate& c = costed[i];

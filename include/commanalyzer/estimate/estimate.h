@@ -77,23 +77,24 @@ class Estimator {
       // the whole run.
       const std::size_t window = candidates.size() > 1 ? learning_window() : kWholeRun;
       const std::vector<std::uint8_t> fixed = index.fixed_homes();
-      std::vector<CommEstimate> costed(candidates.size());
-      run_indexed(candidates.size(), threads, [&](std::size_t i) {
-        costed[i] = cost_over(index.vertex_owners(candidates[i].node_owner), procs, window, fixed);
-      });
-      std::vector<CandidateCost> tried;
       std::vector<std::vector<std::uint64_t>> owned(candidates.size());  // bytes per process
+      for (std::size_t i = 0; i < candidates.size(); ++i) owned[i] = index.owned_bytes(candidates[i].node_owner, procs);
+      // A candidate's estimate over `iterations`, its time allowing for its uneven blocks (choice.h).
+      auto cost = [&](std::size_t i, std::size_t iterations) {
+        CommEstimate e = cost_over(index.vertex_owners(candidates[i].node_owner), procs, iterations, fixed);
+        allow_for_uneven_blocks(e, owned[i]);
+        return e;
+      };
+      std::vector<CommEstimate> costed(candidates.size());
+      run_indexed(candidates.size(), threads, [&](std::size_t i) { costed[i] = cost(i, window); });
+      std::vector<CandidateCost> tried;
       for (std::size_t i = 0; i < candidates.size(); ++i) {
-        owned[i] = index.owned_bytes(candidates[i].node_owner, procs);
-        allow_for_uneven_blocks(costed[i], owned[i]);
         tried.push_back({candidates[i].name, costed[i].total_bytes(), costed[i].compute_seconds,
                          costed[i].exchange_seconds, largest_share(costed[i].process_work), largest_share(owned[i])});
       }
       const std::size_t fastest = keep_fastest(costed, owned);
       const Distribution& kept = candidates[fastest];
-      CommEstimate best = window == kWholeRun ? std::move(costed[fastest])
-                                              : cost_over(index.vertex_owners(kept.node_owner), procs, kWholeRun, fixed);
-      if (window != kWholeRun) allow_for_uneven_blocks(best, owned[fastest]);
+      CommEstimate best = window == kWholeRun ? std::move(costed[fastest]) : cost(fastest, kWholeRun);
       best.learned_iterations = window == kWholeRun ? 0 : window;
       best.distribution = kept.name;
       best.candidates = std::move(tried);
