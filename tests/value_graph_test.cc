@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <random>
@@ -17,6 +18,27 @@ namespace commanalyzer {
 namespace {
 
 using testing::Array;
+
+// Read counts saturating at 2, against a plain byte per instance, before
+// and after sealing; sealed, blocks of one count keep only the count.
+TEST(SourceUses, CountsEveryInstanceAndKeepsOnlyMixedBlocks) {
+  constexpr std::size_t kValues = 5 * 4096 + 77;
+  std::mt19937 random(7);
+  std::vector<std::uint8_t> expected(kValues, 0);
+  SourceUses uses(kValues);
+  auto add = [&](ValueId s) {
+    uses.add(s);
+    expected[s] = static_cast<std::uint8_t>(std::min(expected[s] + 1, 2));
+  };
+  for (ValueId s = 0; s < 4096; ++s) add(s), add(s), add(s);  // block 0: all 2
+  for (ValueId s = 4096; s < 2 * 4096; ++s) add(s);            // block 1: all 1; block 2: all 0
+  for (int k = 0; k < 20000; ++k) add(3 * 4096 + random() % (2 * 4096 + 77));  // blocks 3, 4 and the rest: mixed
+  for (ValueId s = 0; s < kValues; ++s) ASSERT_EQ(uses[s], expected[s]) << s;
+  const std::size_t before = uses.memory_bytes();
+  uses.seal();
+  for (ValueId s = 0; s < kValues; ++s) ASSERT_EQ(uses[s], expected[s]) << s;
+  EXPECT_LE(uses.memory_bytes(), before - 3 * 1024);  // three uniform blocks of 1024 bytes given back
+}
 
 // Folding in small buffers (many folds, rows merged with earlier ones) gives
 // every distinct pair once, its uses counted, rows sorted by target.

@@ -33,6 +33,7 @@
 #include "absl/hash/hash.h"
 #include "commanalyzer/estimate/csr_rows.h"
 #include "commanalyzer/estimate/phase_degrees.h"
+#include "commanalyzer/estimate/source_uses.h"
 #include "commanalyzer/record/types.h"
 
 namespace commanalyzer {
@@ -55,7 +56,7 @@ class ValueGraph {
     auto vertex = [&](ValueId v) { return vertex_of[values.vertex(v)]; };
     g.local_.assign(profile.vertex_count(), kAbsent);
     std::vector<bool> exported(values.count() + 1, false);  // instance used by another vertex
-    g.source_uses_.assign(values.count() + 1, 0);
+    g.source_uses_ = SourceUses(values.count() + 1);
     std::vector<std::uint32_t> exports(profile.vertex_count(), 0);
     std::vector<std::uint32_t> work(profile.vertex_count(), 0);
     // One pass over the flows finds the vertices and what is counted per
@@ -65,7 +66,7 @@ class ValueGraph {
       g.local_[sink] = 0;  // mark present
       work[sink] += static_cast<std::uint32_t>(sources.size());
       for (ValueId s : sources) {
-        g.source_uses_[s] += g.source_uses_[s] < 2;
+        g.source_uses_.add(s);
         const VertexId source = vertex(s);
         g.local_[source] = 0;
         if (source == sink) continue;
@@ -75,6 +76,7 @@ class ValueGraph {
         }
       }
     });
+    g.source_uses_.seal();
     // Dense numbering in VertexId order: deterministic for a given profile.
     for (VertexId x = 0; x < g.local_.size(); ++x) {
       if (g.local_[x] == kAbsent) continue;
@@ -255,7 +257,7 @@ class ValueGraph {
   std::vector<std::uint32_t> weight_;
   std::vector<std::uint32_t> exports_;
   std::vector<std::uint32_t> work_;
-  std::vector<std::uint8_t> source_uses_;  // per instance, saturating at 2
+  SourceUses source_uses_;
   static constexpr std::uint8_t kLoopReduction = 1, kComputedFromReductions = 2;
 
   // The loop results the analyzer recorded (Profile::reductions: computed
