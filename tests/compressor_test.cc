@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <span>
 #include <utility>
@@ -19,6 +20,22 @@ std::vector<std::pair<ValueId, std::vector<ValueId>>> dump(const F& flows) {
   std::vector<std::pair<ValueId, std::vector<ValueId>>> out;
   flows.for_each([&](ValueId v, std::span<const ValueId> s) { out.emplace_back(v, std::vector(s.begin(), s.end())); });
   return out;
+}
+
+// The scan of a few sources and the binary search of many agree with a
+// plain search on either side of the size that switches them.
+TEST(Coalescing, ExclusiveUpdateFindsThePreviousValue) {
+  std::mt19937 rng(5);
+  const CoalesceExclusiveUpdates policy;
+  for (int trial = 0; trial < 20000; ++trial) {
+    std::vector<ValueId> sources(rng() % 40);
+    for (ValueId& v : sources) v = 1 + rng() % 60;
+    std::sort(sources.begin(), sources.end());
+    sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
+    const ValueId previous = rng() % 62;
+    const bool expected = previous != kNoValue && std::find(sources.begin(), sources.end(), previous) != sources.end();
+    ASSERT_EQ(policy.coalesce(previous, sources), expected) << trial;
+  }
 }
 
 TEST(FlowStores, VarintRoundTripsRandomChains) {

@@ -147,5 +147,31 @@ TEST(VertexColumn, MatchesAPlainArray) {
   EXPECT_LT(sweep.memory_bytes(), 2 * sweep.size());
 }
 
+// Runs of one byte that fill blocks, break them half-way and start the
+// next one with the byte the last block had: the inline path for a uniform
+// block must follow every change of block and of byte.
+TEST(ByteColumn, RunsAcrossBlocksAreExact) {
+  std::mt19937 rng(9);
+  ByteColumn column;
+  std::vector<std::uint8_t> plain;
+  while (plain.size() < 40000) {
+    const std::uint8_t b = static_cast<std::uint8_t>(rng() % 3 == 0 ? 4 : 8);
+    const std::size_t run = rng() % 4 == 0 ? rng() % 10 : rng() % 9000;
+    for (std::size_t k = 0; k < run; ++k) {
+      column.push_back(b);
+      plain.push_back(b);
+    }
+  }
+  ASSERT_EQ(column.size(), plain.size());
+  for (std::size_t i = 0; i < plain.size(); ++i) ASSERT_EQ(column[i], plain[i]) << i;
+  for (std::size_t first = 0; first + 4096 <= plain.size(); first += 4096) {
+    std::uint8_t byte = 0;
+    const bool uniform = std::all_of(plain.begin() + first, plain.begin() + first + 4096,
+                                     [&](std::uint8_t b) { return b == plain[first]; });
+    ASSERT_EQ(column.uniform_at(first, byte), uniform) << first;
+    if (uniform) ASSERT_EQ(byte, plain[first]) << first;
+  }
+}
+
 }  // namespace
 }  // namespace commanalyzer

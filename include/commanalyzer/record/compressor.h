@@ -39,8 +39,19 @@ concept CoalescingPolicy = requires(const C& policy, ValueId previous, std::span
 
 struct CoalesceExclusiveUpdates {
   bool coalesce(ValueId previous, std::span<const ValueId> sources) const {
-    return previous != kNoValue && std::binary_search(sources.begin(), sources.end(), previous);
+    if (previous == kNoValue) return false;
+    // A store's handful of sources: one compare each, no branch on where
+    // the previous value lies (a binary search's compares mispredict).
+    if (sources.size() <= kScanned) {
+      bool found = false;
+      for (const ValueId v : sources) found |= v == previous;
+      return found;
+    }
+    return std::binary_search(sources.begin(), sources.end(), previous);
   }
+  // Up to this many sources a scan costs no more than a binary search's
+  // log2(16) = 4 probes with their mispredicted branches.
+  static constexpr std::size_t kScanned = 16;
 };
 
 // Every value instance its own vertex: the uncompressed VCG.

@@ -160,9 +160,15 @@ class UnionDagSlicer {
     }
     SmallWalk walk;
     if (!small_walk(arena_, root, walk)) [[unlikely]] {
-      // Too big for the small walk: maybe built on sets kept from earlier
-      // flattens; else the large-union walk goes on.
-      flatten_with_kept(root, kNoLabel, {}, out);
+      // Too big for the small walk, and no sets kept to take (checked
+      // above): the large-union walk goes on from where it stopped, as
+      // flatten_with_kept would after walking the same steps again (a dot
+      // product's first 128 terms, each probing the kept sets).
+      out.assign(walk.leaves.data(), walk.leaves.data() + walk.found);
+      large_.flatten(arena_.data(), arena_.size(), std::span<const Label>(walk.stack.data(), walk.top), out,
+                     kUnmarkedNodes);
+      walked_big_ |= out.size() > 2 * kSmallWalk;
+      keep(root, out, /*with_operands=*/true);
       return;
     }
     // push_back, not assign: assign copies through a memmove call, which

@@ -187,19 +187,14 @@ class VertexColumn {
 // one size, none of them inputs).
 class ByteColumn {
  public:
-  void push_back(std::uint8_t b) {
-    const std::size_t i = size_++;
-    const std::size_t k = i & kMask;
-    if (k == 0) {
-      blocks_.push_back({{}, b});
+  // The common case inline (every store creates a value: the call cost
+  // more than the test), the rest out of line.
+  [[gnu::always_inline]] void push_back(std::uint8_t b) {
+    if ((size_ & kMask) != 0 && b == last_same_) [[likely]] {
+      ++size_;
       return;
     }
-    Block& block = blocks_.back();
-    if (block.bytes.empty()) {
-      if (b == block.same) return;
-      block.bytes.assign(kBlock, block.same);
-    }
-    block.bytes[k] = b;
+    push_back_slow(b);
   }
   std::uint8_t operator[](std::size_t i) const {
     const Block& block = blocks_[i >> kBits];
@@ -225,8 +220,29 @@ class ByteColumn {
     std::vector<std::uint8_t> bytes;  // empty: every value has `same`
     std::uint8_t same;
   };
+  // No byte is 0x100: the last block is not uniform (or there is none).
+  static constexpr unsigned kNotUniform = 0x100;
+
+  [[gnu::noinline]] void push_back_slow(std::uint8_t b) {
+    const std::size_t i = size_++;
+    const std::size_t k = i & kMask;
+    if (k == 0) {
+      blocks_.push_back({{}, b});
+      last_same_ = b;
+      return;
+    }
+    Block& block = blocks_.back();
+    if (block.bytes.empty()) {
+      if (b == block.same) return;
+      block.bytes.assign(kBlock, block.same);
+      last_same_ = kNotUniform;
+    }
+    block.bytes[k] = b;
+  }
+
   std::vector<Block> blocks_;
   std::size_t size_ = 0;
+  unsigned last_same_ = kNotUniform;  // the last block's one byte, while it has one
 };
 
 // The live-copy count of every value, a byte each, in blocks of 4096
