@@ -141,8 +141,9 @@ Usage:
       then fits bytes, messages and collective calls per iteration as
       functions of the size n and the process count p in Extra-P's normal
       form (c0 + sum c_k n^i log2(n)^j p^k log2(p)^l; docs/SCALING.md).
-      Prints the formulas, the fit beside every analysis, and predictions
-      at --predict (default: 2, 4 and 8 times the largest size).
+      Each process count keeps at every size the distribution it keeps at
+      the largest. Prints the formulas, the fit beside every analysis, and
+      predictions at --predict (default: 2, 4 and 8 times the largest size).
   commanalyzer compare ESTIMATE.json MEASURED... [--tolerance 8] [--json FILE]
                        [--baseline ESTIMATE.json,MEASURED,...]
       The estimate (--json of analyze or estimate) beside measured MPI runs
