@@ -152,8 +152,26 @@ struct DistributionPortfolio {
     return *this;
   }
 
+  // Every candidate for `procs`; where `keep` names one that is offered,
+  // that one alone (the graph partitioners not run unless it is theirs).
   std::vector<Distribution> candidates(const LocationIndex& index, int procs) const {
     if (procs < 1) throw std::invalid_argument("commanalyzer: process count must be >= 1");
+    const auto named = keep.find(procs);
+    if (named == keep.end() || map) return offered(index, procs, nullptr);
+    for (Distribution& d : offered(index, procs, &named->second)) {
+      if (d.name == named->second) return {std::move(d)};
+    }
+    if (note) {
+      note("'" + named->second + "' is not a candidate for " + std::to_string(procs) + " processes here: all are compared");
+    }
+    return offered(index, procs, nullptr);
+  }
+
+ private:
+  // The candidates; `only`, if set: the graph partitioners (metis,
+  // parmetis, hypergraph) run only if it names theirs.
+  std::vector<Distribution> offered(const LocationIndex& index, int procs, const std::string* only) const {
+    auto wanted = [&](const char* name) { return only == nullptr || *only == name; };
     std::vector<Distribution> out;
     if (map) {
       Distribution d{"user map", map->owners(index, procs), {}};
@@ -171,7 +189,7 @@ struct DistributionPortfolio {
     // The hypergraph partitioner (a Zoltan process) runs while this thread
     // makes the other candidates; offered as metis is, or alone.
     std::future<std::vector<ProcId>> hypergraph_owner;
-    if (hypergraph && (irregular || !(block || cartesian || metis || distributed))) {
+    if (hypergraph && wanted("hypergraph") && (irregular || !(block || cartesian || metis || distributed))) {
       hypergraph_owner = std::async(std::launch::async, hypergraph, std::cref(index), procs);
     }
     const std::shared_ptr<const CartesianSearch> search = cartesian ? search_for(index) : nullptr;
@@ -210,10 +228,10 @@ struct DistributionPortfolio {
         }
       }
     }
-    if (metis && (out.empty() || irregular)) {
+    if (metis && wanted("metis") && (out.empty() || irregular)) {
       out.push_back({"metis", metis_distribution(index, procs), {}});
     }
-    if (distributed && (out.empty() || irregular)) {
+    if (distributed && wanted("parmetis") && (out.empty() || irregular)) {
       out.push_back({"parmetis", distributed(index, procs), {}});
     }
     if (hypergraph_owner.valid()) {
@@ -223,21 +241,8 @@ struct DistributionPortfolio {
         if (note) note("hypergraph candidate for " + std::to_string(procs) + " processes left out: " + e.what());
       }
     }
-    if (out.empty()) throw std::runtime_error("commanalyzer: no distribution candidate could be computed");
-    return kept_if_offered(std::move(out), procs);
-  }
-
- private:
-  // The candidate `keep` names for `procs`, alone, where it is offered;
-  // else all of them.
-  std::vector<Distribution> kept_if_offered(std::vector<Distribution> out, int procs) const {
-    const auto named = keep.find(procs);
-    if (named == keep.end()) return out;
-    for (Distribution& d : out) {
-      if (d.name == named->second) return {std::move(d)};
-    }
-    if (note) {
-      note("'" + named->second + "' is not a candidate for " + std::to_string(procs) + " processes here: all are compared");
+    if (out.empty() && only == nullptr) {
+      throw std::runtime_error("commanalyzer: no distribution candidate could be computed");
     }
     return out;
   }
