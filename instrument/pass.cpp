@@ -60,6 +60,8 @@
 //   label_demand      step 1: needed, leafy and decided values
 //     loop_control    ... of which branches on loop control are not decisions
 //   store_forwarding  the stored instance a later use of a register stands for
+//   store_trees       stores of a tree of computations over loaded values,
+//                     recorded without the tree's union nodes
 //   function_instrumenter  step 2: the visit, and the labels of computations
 //     labels          the labels of values while a function is instrumented
 //     label_code      unions of labels, inline or through __ca_union

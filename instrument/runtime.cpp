@@ -26,6 +26,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <span>
 #include <string>
 
 #include "commanalyzer/record/analyzer.h"
@@ -42,6 +43,7 @@ __thread ca_label __ca_arg_labels[CA_MAX_ARG_LABELS];
 __thread const void* __ca_arg_callee;
 __thread ca_label __ca_ret_label;
 __thread uint32_t __ca_ret_valid;
+__thread ca_label __ca_store_labels[CA_MAX_STORE_LEAVES];
 // The page cache of the analyzer's shadow memory, read by the inline load
 // path (runtime_abi.h).
 constinit ShadowCacheEntry __ca_shadow_cache[CA_SHADOW_CACHE_ENTRIES] = {};
@@ -512,6 +514,18 @@ ca_label __ca_store(void* addr, uint32_t size, ca_label label, uint32_t site) {
     stored = a.store(address(addr), size, label, site);
   }
   forget_big_walk();
+  return stored;
+}
+
+ca_label __ca_store_union(void* addr, uint32_t size, uint32_t count, uint32_t site) {
+  InRuntime guard;
+  RuntimeAnalyzer& a = analyzer();
+  if (g_stack_temps.holds(addr)) return CA_STORE_NEEDS_LABEL;  // it keeps the label itself
+  ca_label stored;
+  if (!a.store_union(address(addr), size, std::span<const ca_label>(__ca_store_labels, count), site, stored)) {
+    return CA_STORE_NEEDS_LABEL;
+  }
+  if (__builtin_expect(--g_stores_to_check == 0, 0)) check_memory();
   return stored;
 }
 

@@ -54,6 +54,20 @@ ca_label __ca_load(const void* addr, uint32_t size);
 // the uses of that register the store's result, what a reload at -O0 gives.
 // `site`: the source site of the store (__ca_sites), 0 if unknown.
 ca_label __ca_store(void* addr, uint32_t size, ca_label label, uint32_t site);
+// The same store, of a value computed in the storing block from `count`
+// labels (at most CA_MAX_STORE_LEAVES, in __ca_store_labels[0, count)) and
+// used by nothing else: its label is their union, which the pass does not
+// make. A stencil's point update is such a tree of sums over loaded
+// values; making its union nodes only for the store to flatten them again
+// cost a node write and read per operand. When the labels are leaves and
+// pairs naming at least three values, the union would be a node made for
+// the store and nothing else: the store records their set and returns as
+// __ca_store. Otherwise (a node among them, fewer values, a stack
+// temporary at addr) it records nothing and returns CA_STORE_NEEDS_LABEL:
+// the caller makes the union and calls __ca_store.
+#define CA_MAX_STORE_LEAVES 16
+#define CA_STORE_NEEDS_LABEL (~UINT64_C(0))
+ca_label __ca_store_union(void* addr, uint32_t size, uint32_t count, uint32_t site);
 // A store of pointer-typed data: structure, not a value; kills what was there.
 void __ca_clear(void* addr, uint64_t size);
 // A store of one pointer (`value`) to `addr`: as __ca_clear of a pointer's
@@ -134,6 +148,8 @@ extern __thread ca_label __ca_arg_labels[CA_MAX_ARG_LABELS];
 extern __thread const void* __ca_arg_callee;
 extern __thread ca_label __ca_ret_label;
 extern __thread uint32_t __ca_ret_valid;
+// __ca_store_union's labels, written right before the call.
+extern __thread ca_label __ca_store_labels[CA_MAX_STORE_LEAVES];
 
 // Source sites: where the statements that store computed values, decide
 // branches (__ca_use) and take loop results (__ca_value) are. Each module

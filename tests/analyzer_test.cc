@@ -176,6 +176,36 @@ TEST(Coalescing, ExclusiveUpdatesOfOneLocationFormOneVertex) {
   EXPECT_EQ(graph.edge_count(), 2 * n * n * n);  // A_ik -> C_ij and B_kj -> C_ij
 }
 
+// store_union records what store of the union records, when the union
+// would be a node made for the store: leaves and pairs naming three or more
+// values. Fewer values, or a node among the labels, it refuses and records
+// nothing (the caller makes the union and stores it).
+TEST(ValueFlow, StoreOfAUnionRecordsTheUnionsStore) {
+  const Array in{0x10000}, out{0x20000};
+  Analyzer<> joined, direct;
+  for (Analyzer<>* a : {&joined, &direct}) {
+    for (std::uint64_t k = 0; k < 4; ++k) a->load(in.at(k), 8);
+  }
+  auto leaf = [&](Analyzer<>& a, std::uint64_t k) { return a.load(in.at(k), 8); };
+  const Label pair = joined.join(leaf(joined, 0), leaf(joined, 1));
+  joined.store(out.at(0), 8, joined.join(joined.join(pair, leaf(joined, 2)), leaf(joined, 3)));
+  Label stored = kNoLabel;
+  const std::vector<Label> labels{direct.join(leaf(direct, 0), leaf(direct, 1)), leaf(direct, 2) | kComputedBit,
+                                  leaf(direct, 3), kComputedBit};
+  ASSERT_TRUE(direct.store_union(out.at(0), 8, labels, 0, stored));
+  EXPECT_EQ(stored, direct.slicer().leaf(direct.value_at(out.at(0))));
+  EXPECT_EQ(flows_of(direct.profile()), flows_of(joined.profile()));
+  EXPECT_EQ(direct.profile().values.count(), joined.profile().values.count());
+
+  const std::size_t values = direct.profile().values.count();
+  const std::vector<Label> two_values{leaf(direct, 0), leaf(direct, 1), leaf(direct, 0) | kComputedBit};
+  EXPECT_FALSE(direct.store_union(out.at(1), 8, two_values, 0, stored));
+  const Label node = direct.join(direct.join(leaf(direct, 0), leaf(direct, 1)), leaf(direct, 2));
+  const std::vector<Label> with_node{node, leaf(direct, 3), leaf(direct, 1)};
+  EXPECT_FALSE(direct.store_union(out.at(1), 8, with_node, 0, stored));
+  EXPECT_EQ(direct.profile().values.count(), values);
+}
+
 // Which recorded loop results are reductions (ValueGraph, from
 // Profile::reductions). Site 5: each step, the minimum over each of four
 // regions of the elements a filter passes (one in 16; -O0 joins only those),

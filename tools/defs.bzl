@@ -20,16 +20,22 @@ _BUDGET_CHECK = str(Label("//tools:budget_check.sh"))
 def _locations(srcs):
     return " ".join(["$(locations %s)" % s for s in srcs])
 
-def commanalyzer_instrumented_binary(name, srcs, hdrs = [], copts = [], **kwargs):
+def commanalyzer_instrumented_binary(name, srcs, hdrs = [], copts = [], store_trees = True, **kwargs):
     """`name`.instrumented: the program compiled with the pass and runtime.
 
-    Running it writes a profile to $COMMANALYZER_PROFILE."""
+    Running it writes a profile to $COMMANALYZER_PROFILE. store_trees = False
+    builds every store's label as a union (COMMANALYZER_STORE_TREES=0)."""
     native.genrule(
         name = name,
         srcs = srcs + hdrs,
         outs = [name + ".instrumented"],
         tools = [_TOOL],
-        cmd = "$(location %s) build %s --output $@ %s" % (_TOOL, _locations(srcs), " ".join(copts)),
+        cmd = "%s$(location %s) build %s --output $@ %s" % (
+            "" if store_trees else "COMMANALYZER_STORE_TREES=0 ",
+            _TOOL,
+            _locations(srcs),
+            " ".join(copts),
+        ),
         **kwargs
     )
 

@@ -2,6 +2,9 @@
 // the steps, and the labels of the values no hook provides.
 #include "function_instrumenter.h"
 
+#include <cstdlib>
+#include <string>
+
 #include "locals.h"
 #include "value_rules.h"
 #include "llvm/ADT/PostOrderIterator.h"
@@ -11,6 +14,15 @@
 using namespace llvm;
 
 namespace commanalyzer::pass {
+
+namespace {
+// COMMANALYZER_STORE_TREES=0 at compile time: every store makes its label
+// (store_trees.h), to compare the two.
+bool storeTreesEnabled() {
+  const char *Off = std::getenv("COMMANALYZER_STORE_TREES");
+  return !Off || std::string(Off) != "0";
+}
+} // namespace
 
 void FunctionInstrumenter::run() {
   // Reverse post order: every non-phi operand is visited before its use.
@@ -28,6 +40,8 @@ void FunctionInstrumenter::run() {
   }
   Demand.compute(Insts);
   Forwarding.compute(F, Insts, Reachable);
+  if (storeTreesEnabled())
+    Trees.compute(Insts, Demand, Forwarding);
   Calls.emitPrologue();
   const DataLayout &DL = F.getParent()->getDataLayout();
   for (Instruction *I : Insts)
@@ -87,7 +101,7 @@ void FunctionInstrumenter::visit(Instruction &I) {
     return visitCall(*CB);
   if (auto *RI = dyn_cast<ReturnInst>(&I))
     return Calls.visitReturn(*RI);
-  if (Demand.needsLabel(&I))
+  if (Demand.needsLabel(&I) && !Trees.inTree(&I)) // a tree's labels are its store's
     computeShadow(I);
 }
 
@@ -100,7 +114,7 @@ void FunctionInstrumenter::visitCall(CallBase &CB) {
   case CallKind::Protocol:
     return Calls.visitCall(CB);
   default:
-    if (Demand.needsLabel(&CB))
+    if (Demand.needsLabel(&CB) && !Trees.inTree(&CB))
       computeShadow(CB);
     return;
   }

@@ -23,6 +23,7 @@
 #include "runtime_hooks.h"
 #include "sites.h"
 #include "store_forwarding.h"
+#include "store_trees.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
@@ -37,7 +38,7 @@ public:
                        const llvm::SmallPtrSetImpl<llvm::PHINode *> &LoopResults,
                        SiteTable &Sites)
       : F(F), RT(RT), Sites(Sites), Demand(F, Reachable), Labels(RT, Forwarding), Code(F, RT),
-        Memory(F, RT, Labels, Code, Sites), Calls(F, RT, Demand, Labels),
+        Memory(F, RT, Labels, Code, Sites, Trees), Calls(F, RT, Demand, Labels),
         Results(F, RT, LoopResults, Sites) {}
 
   void run();
@@ -61,6 +62,7 @@ private:
   llvm::SmallPtrSet<llvm::BasicBlock *, 32> Reachable;
   LabelDemand Demand;
   StoreForwarding Forwarding;
+  StoreTrees Trees;
   LabelTable Labels;
   LabelCode Code;
   MemoryHooks Memory;

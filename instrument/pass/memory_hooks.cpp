@@ -10,6 +10,7 @@
 #include "shadow_load.h"
 #include "value_rules.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/MDBuilder.h"
 
 using namespace llvm;
 
@@ -53,6 +54,71 @@ Value *MemoryHooks::emitStoreHook(IRBuilder<> &B, Value *Addr, uint64_t Size, Va
                           {P, B.getInt32(std::min(kMaxAccess, Size - Off)), L, B.getInt32(Site)});
   }
   return Stored;
+}
+
+// A store tree's store (store_trees.h): the labels of the tree's operands
+// to __ca_store_union; where it refuses, the tree's labels, made as
+// computeShadow makes them, to __ca_store. Fewer than three operand labels
+// that are not constants: __ca_store_union would refuse, so only the second.
+Value *MemoryHooks::emitTreeStore(IRBuilder<> &B, StoreInst &SI, const StoreTree &T, uint64_t Size,
+                                  uint32_t Site) {
+  Value *Addr = SI.getPointerOperand();
+  SmallVector<Value *, kMaxStoreLeaves> Leaves;
+  for (Instruction *N : T.Nodes) {
+    SmallVector<Value *, 4> Ops;
+    ruleFor(*N, Ops);
+    Labels.setCurrentUse(N, nullptr); // a forwarded operand is forwarded to its user
+    for (Value *Op : Ops) {
+      auto *OpI = dyn_cast<Instruction>(Op);
+      if (OpI && Trees.inTree(OpI))
+        continue;
+      Value *L = Labels.shadowOf(Op);
+      if (!isZeroLabel(L) && !is_contained(Leaves, L))
+        Leaves.push_back(L);
+    }
+  }
+  Labels.setCurrentUse(&SI, nullptr);
+  if (Leaves.size() < 3)
+    return emitStoreHook(B, Addr, Size, emitTreeLabel(B, SI, T), Site);
+  for (unsigned K = 0; K < Leaves.size(); ++K)
+    RT.tag(B.CreateStore(Leaves[K], B.CreateConstInBoundsGEP2_64(RT.StoreLabelsTy, RT.StoreLabels, 0, K)),
+           Runtime::kAbiSlots);
+  Value *Stored = B.CreateCall(RT.StoreUnion, {Addr, B.getInt32(Size), B.getInt32(Leaves.size()),
+                                               B.getInt32(Site)});
+  // The refusal's path, out of line.
+  auto [SplitBefore, Head, Tail] = splitForInlinePath(B, "ca.store.done");
+  LLVMContext &C = Head->getContext();
+  BasicBlock *Refused = BasicBlock::Create(C, "ca.store.refused", Head->getParent(), Tail);
+  IRBuilder<> H(Head);
+  H.CreateCondBr(H.CreateICmpEQ(Stored, H.getInt64(kStoreNeedsLabel)), Refused, Tail,
+                 MDBuilder(C).createBranchWeights(1, 1000));
+  // Before its branch: the inline unions split the block there.
+  IRBuilder<> R(BranchInst::Create(Tail, Refused));
+  Value *Made = emitStoreHook(R, Addr, Size, emitTreeLabel(R, SI, T), Site);
+  B.SetInsertPoint(SplitBefore);
+  PHINode *P = B.CreatePHI(RT.I64, 2, "ca.stored");
+  P->addIncoming(Stored, Head);
+  P->addIncoming(Made, R.GetInsertBlock());
+  return P;
+}
+
+// The label of the tree's stored value, its computations' labels made in
+// order, each as computeShadow makes a computation's.
+Value *MemoryHooks::emitTreeLabel(IRBuilder<> &B, StoreInst &SI, const StoreTree &T) {
+  DenseMap<Value *, Value *> Made;
+  for (Instruction *N : T.Nodes) {
+    SmallVector<Value *, 4> Ops;
+    ruleFor(*N, Ops);
+    Labels.setCurrentUse(N, nullptr);
+    SmallVector<Value *, 4> Ls;
+    for (Value *Op : Ops) {
+      auto It = Made.find(Op);
+      Ls.push_back(It != Made.end() ? It->second : Labels.shadowOf(Op));
+    }
+    Made[N] = Code.emitCompute(B, Ls);
+  }
+  Labels.setCurrentUse(&SI, nullptr);
+  return Made[T.Nodes.back()];
 }
 
 // Calls Fn(leaf type, byte offset) for the scalar/vector fields of T.
@@ -107,6 +173,8 @@ void MemoryHooks::visitStore(StoreInst &SI) {
     B.CreateCall(RT.StorePointer, {Addr, V});
   } else if (!isDataType(T)) {
     B.CreateCall(RT.Clear, {Addr, B.getInt64(Size)});
+  } else if (const StoreTree *Tree = Trees.treeOf(&SI)) {
+    Labels.setStored(&SI, emitTreeStore(B, SI, *Tree, Size, Sites.storeSite(SI)));
   } else if (!hasPointer(T)) {
     Value *Stored = emitStoreHook(B, Addr, Size, Labels.shadowOf(V), Sites.storeSite(SI));
     Labels.setStored(&SI, Stored);

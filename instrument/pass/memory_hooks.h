@@ -16,6 +16,7 @@
 #include "labels.h"
 #include "runtime_hooks.h"
 #include "sites.h"
+#include "store_trees.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/IRBuilder.h"
@@ -26,8 +27,9 @@ namespace commanalyzer::pass {
 class MemoryHooks {
 public:
   MemoryHooks(llvm::Function &F, const Runtime &RT, LabelTable &Labels, LabelCode &Code,
-              SiteTable &Sites)
-      : RT(RT), DL(F.getParent()->getDataLayout()), Labels(Labels), Code(Code), Sites(Sites) {}
+              SiteTable &Sites, const StoreTrees &Trees)
+      : RT(RT), DL(F.getParent()->getDataLayout()), Labels(Labels), Code(Code), Sites(Sites),
+        Trees(Trees) {}
 
   void visitLoad(llvm::LoadInst &LI);
   void visitStore(llvm::StoreInst &SI);
@@ -43,6 +45,9 @@ private:
                               llvm::Type *T);
   llvm::Value *emitStoreHook(llvm::IRBuilder<> &B, llvm::Value *Addr, uint64_t Size,
                              llvm::Value *L, uint32_t Site);
+  llvm::Value *emitTreeStore(llvm::IRBuilder<> &B, llvm::StoreInst &SI, const StoreTree &T,
+                             uint64_t Size, uint32_t Site);
+  llvm::Value *emitTreeLabel(llvm::IRBuilder<> &B, llvm::StoreInst &SI, const StoreTree &T);
   void forEachLeaf(llvm::Type *T, uint64_t Off,
                    llvm::function_ref<void(llvm::Type *, uint64_t)> Fn);
 
@@ -51,6 +56,7 @@ private:
   LabelTable &Labels;
   LabelCode &Code;
   SiteTable &Sites;
+  const StoreTrees &Trees;
 };
 
 } // namespace commanalyzer::pass

@@ -42,6 +42,7 @@ Runtime::Runtime(Module &M) {
   };
   Load = fn("__ca_load", I64, {Ptr, I32});
   Store = fn("__ca_store", I64, {Ptr, I32, I64, I32});
+  StoreUnion = fn("__ca_store_union", I64, {Ptr, I32, I32, I32});
   Clear = fn("__ca_clear", Void, {Ptr, I64});
   StorePointer = fn("__ca_store_pointer", Void, {Ptr, Ptr});
   MemCpy = fn("__ca_memcpy", Void, {Ptr, Ptr, I64});
@@ -59,6 +60,8 @@ Runtime::Runtime(Module &M) {
   ArgCallee = tls(M, "__ca_arg_callee", Ptr);
   RetLabel = tls(M, "__ca_ret_label", I64);
   RetValid = tls(M, "__ca_ret_valid", I32);
+  StoreLabelsTy = ArrayType::get(I64, kMaxStoreLeaves);
+  StoreLabels = tls(M, "__ca_store_labels", StoreLabelsTy);
   CacheEntryTy = StructType::get(C, {I64, Ptr});
   CacheTy = ArrayType::get(CacheEntryTy, kShadowCacheEntries);
   ShadowCache = global(M, "__ca_shadow_cache", CacheTy);

@@ -25,6 +25,8 @@ namespace commanalyzer::pass {
 constexpr uint64_t kComputedBit = CA_COMPUTED_BIT;
 constexpr unsigned kMaxArgLabels = CA_MAX_ARG_LABELS;
 constexpr uint64_t kMaxAccess = 64;  // largest size __ca_load/__ca_store take
+constexpr unsigned kMaxStoreLeaves = CA_MAX_STORE_LEAVES;   // __ca_store_union's labels
+constexpr uint64_t kStoreNeedsLabel = CA_STORE_NEEDS_LABEL;  // ... and its refusal
 constexpr uint64_t kMaxStackTemporary = CA_MAX_STACK_TEMPORARY;
 // The runtime's shadow memory as the inline load path sees it
 // (CA_SHADOW_*, __ca_shadow_cache).
@@ -44,10 +46,12 @@ constexpr uint64_t kPairShift = CA_PAIR_SHIFT;
 struct Runtime {
   llvm::Type *I32, *I64, *Ptr;
   llvm::ArrayType *ArgLabelsTy;
-  llvm::FunctionCallee Load, Store, Clear, StorePointer, MemCpy, MemSet, Union, Use, LoopResult, StackTemp,
+  llvm::FunctionCallee Load, Store, StoreUnion, Clear, StorePointer, MemCpy, MemSet, Union, Use, LoopResult, StackTemp,
       StackMem, IndexedIndirectly;
   llvm::GlobalVariable *IndirectFirst, *IndirectEnd;
   llvm::GlobalVariable *ArgLabels, *ArgCallee, *RetLabel, *RetValid;
+  llvm::ArrayType *StoreLabelsTy;
+  llvm::GlobalVariable *StoreLabels;  // __ca_store_union's labels
   llvm::StructType *CacheEntryTy;
   llvm::ArrayType *CacheTy;
   llvm::GlobalVariable *ShadowCache;

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <algorithm>
 #include <concepts>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -130,6 +131,30 @@ class Analyzer {
     const Label leaf = store_new_value(addr, size, label, site, first, last);
     if (small_result && region_.counting()) reductions_.note_small_result(words_.get(first), running_result_.site());
     return leaf;
+  }
+
+  // store(addr, size, the union of `labels`, site) when that union would
+  // be a new node, made for this store only: the labels are leaves and
+  // pairs (plain or computed) naming at least three values. Then the
+  // union is neither a replication nor a loop's kept result, and its
+  // source set is theirs: the store records it without the node, puts the
+  // leaf label of what the location now holds in `stored` and returns
+  // true. Otherwise it records nothing and returns false (the caller makes
+  // the union and calls store).
+  bool store_union(Address addr, std::uint32_t size, std::span<const Label> labels, std::uint32_t site,
+                   Label& stored) {
+    sources_.clear();
+    for (Label label : labels) {
+      label &= ~kComputedBit;
+      if (slicer_internal::is_node(label)) return false;
+      if (label != kNoLabel) slicer_internal::for_each_leaf(label, [&](ValueId v) { sources_.push_back(v); });
+    }
+    sources_.resize(slicer_internal::sort_unique_small(sources_.data(), sources_.size()));
+    if (sources_.size() < 3) return false;
+    ++stats_.stores;
+    const auto [first, last] = words_of<kWordBytes>(addr, size);
+    stored = store_new_value(addr, size, kNoLabel, site, first, last);
+    return true;
   }
 
   // The rest of store() for a label that makes a new value instance, its
