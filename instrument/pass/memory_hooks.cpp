@@ -64,19 +64,14 @@ Value *MemoryHooks::emitTreeStore(IRBuilder<> &B, StoreInst &SI, const StoreTree
                                   uint32_t Site) {
   Value *Addr = SI.getPointerOperand();
   SmallVector<Value *, kMaxStoreLeaves> Leaves;
-  for (Instruction *N : T.Nodes) {
-    SmallVector<Value *, 4> Ops;
-    ruleFor(*N, Ops);
-    Labels.setCurrentUse(N, nullptr); // a forwarded operand is forwarded to its user
-    for (Value *Op : Ops) {
-      auto *OpI = dyn_cast<Instruction>(Op);
-      if (OpI && Trees.inTree(OpI))
-        continue;
-      Value *L = Labels.shadowOf(Op);
-      if (!isZeroLabel(L) && !is_contained(Leaves, L))
-        Leaves.push_back(L);
-    }
-  }
+  forEachOutsideOperand(
+      T.Nodes, [&](Instruction *I) { return Trees.inTree(I); },
+      [&](Instruction *N, Value *Op) {
+        Labels.setCurrentUse(N, nullptr); // a forwarded operand is forwarded to its user
+        Value *L = Labels.shadowOf(Op);
+        if (!isZeroLabel(L) && !is_contained(Leaves, L))
+          Leaves.push_back(L);
+      });
   Labels.setCurrentUse(&SI, nullptr);
   if (Leaves.size() < 3)
     return emitStoreHook(B, Addr, Size, emitTreeLabel(B, SI, T), Site);

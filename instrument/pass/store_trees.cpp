@@ -72,17 +72,15 @@ void StoreTrees::compute(ArrayRef<Instruction *> Insts, const LabelDemand &Deman
     bool Leafy = true;
     unsigned Leaves = 0;
     SmallPtrSet<Value *, 8> Seen;
-    for (Instruction *N : Tree) {
-      SmallVector<Value *, 4> Ops;
-      ruleFor(*N, Ops);
-      for (Value *Op : Ops) {
-        auto *OpI = dyn_cast<Instruction>(Op);
-        if (isa<Constant>(Op) || (OpI && Tree.count(OpI)))
-          continue;
-        Leafy &= isa<LoadInst>(Op) || Forwarding.storeFor(N, nullptr, Op) != nullptr;
-        Leaves += Seen.insert(Op).second;
-      }
-    }
+    const SmallVector<Instruction *, 8> Nodes(Tree.begin(), Tree.end());
+    forEachOutsideOperand(
+        Nodes, [&](Instruction *I) { return Tree.count(I) != 0; },
+        [&](Instruction *N, Value *Op) {
+          if (isa<Constant>(Op))
+            return;
+          Leafy &= isa<LoadInst>(Op) || Forwarding.storeFor(N, nullptr, Op) != nullptr;
+          Leaves += Seen.insert(Op).second;
+        });
     if (!Leafy || Leaves < 3 || Leaves > kMaxStoreLeaves)
       continue;
     StoreTree &T = Trees[S];

@@ -12,11 +12,13 @@
 //   Trees.compute(Insts, Demand, Forwarding);
 //   if (Trees.inTree(&I)) ...                     // no label code of its own
 //   if (const StoreTree *T = Trees.treeOf(SI)) ... // T->Nodes: its computations
+//   forEachOutsideOperand(T->Nodes, InTree, Fn);  // what they are computed from
 #ifndef COMMANALYZER_INSTRUMENT_PASS_STORE_TREES_H_
 #define COMMANALYZER_INSTRUMENT_PASS_STORE_TREES_H_
 
 #include "label_demand.h"
 #include "store_forwarding.h"
+#include "value_rules.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -29,6 +31,21 @@ struct StoreTree {
   // The computations, in block order; the stored value last.
   llvm::SmallVector<llvm::Instruction *, 8> Nodes;
 };
+
+// Calls Fn(N, Op) for every operand Op of the computations N in Nodes that
+// is not one of them (InTree(Op) false): what the tree is computed from.
+template <class IsMember, class Visit>
+void forEachOutsideOperand(llvm::ArrayRef<llvm::Instruction *> Nodes, IsMember InTree, Visit Fn) {
+  for (llvm::Instruction *N : Nodes) {
+    llvm::SmallVector<llvm::Value *, 4> Ops;
+    ruleFor(*N, Ops);
+    for (llvm::Value *Op : Ops) {
+      auto *OpI = llvm::dyn_cast<llvm::Instruction>(Op);
+      if (!OpI || !InTree(OpI))
+        Fn(N, Op);
+    }
+  }
+}
 
 class StoreTrees {
 public:
