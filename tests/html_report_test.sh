@@ -116,7 +116,8 @@ assert all(int(c["data-ranks"]) == n for c in owners), owners
 assert int(d.id_text["rank-total"]) == e["p2p_bytes"], d.id_text
 assert sum(k for _, k in e["message_sizes"]) == e["p2p_messages"], "JSON: message sizes vs messages"
 assert int(d.id_text["histogram-messages"]) == e["p2p_messages"], d.id_text
-over = f", over the first {e['learned_iterations']} iterations" if e.get("learned_iterations", 0) > 0 else ""
+learned = e.get("learned_iterations", 0)
+over = "" if learned == 0 else ", projected from the first " + ("iteration" if learned == 1 else f"{learned} iterations")
 assert f"Candidate distributions ({n} processes{over})" in text and "kept" in text
 for name in e.get("candidates", {}):
     assert name in text, name

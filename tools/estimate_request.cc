@@ -63,13 +63,15 @@ ABSL_FLAG(double, bandwidth, 10.0, "time model: bandwidth in GB/s, 1 GB = 1e9 by
 ABSL_FLAG(double, compute_ns, 1.0,
           "time model: nanoseconds of computation per value instance (default 1); the distribution kept is the "
           "one whose computation and exchanges are predicted to take least time");
-// Ten: the first iteration's one-time traffic (data received once and
-// kept) weighs a tenth of the comparison or less, as in any region of ten
-// iterations or more, and a long run is costed once, not once a candidate.
-ABSL_FLAG(int, learn_iterations, 10,
-          "compare the candidate distributions on the region's first this many iterations (and what comes before "
-          "them), as an MPI code settles its decomposition before its time loop; the one kept is costed on the "
-          "whole run (default 10; 0: compare them on the whole run)");
+// One: the first step (before the first mark: data received once and kept)
+// counts once and the first iteration after it, the first to find that
+// data held, stands for every later one, as a time loop repeats its
+// exchanges; each candidate is costed over two steps, not the whole run.
+ABSL_FLAG(int, learn_iterations, 1,
+          "compare the candidate distributions on the whole run's time projected from the region's first this many "
+          "iterations (and what comes before them), the last of which stands for each later one, as an MPI code "
+          "settles its decomposition before its time loop; the one kept is costed on the whole run (default 1; 0: "
+          "compare them on the whole run)");
 ABSL_FLAG(double, timeout, 0,
           "stop the whole analysis (compiling, the instrumented program, estimating and every helper process) after "
           "this many seconds and exit with status 3 (0 = no limit)");

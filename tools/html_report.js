@@ -112,10 +112,12 @@
       `${name} ${c.bytes} / ${microseconds(c.seconds)} us`).join(', ');
   }
 
-  // The candidates' costs are over the learning window where there was one.
+  const iterationCount = (k) => (k === 1 ? 'iteration' : `${k} iterations`);
+
+  // The candidates' costs are projected from the learning window where there was one.
   function learnedNote() {
     const learned = Math.max(0, ...estimates.map((e) => e.learned_iterations || 0));
-    return learned > 0 ? ` on the region's first ${learned} iterations (its costs there); its totals are the whole run's` : '';
+    return learned > 0 ? ` on the whole run projected from the region's first ${iterationCount(learned)}; its totals are the whole run's` : '';
   }
 
   function processTable() {
@@ -439,8 +441,8 @@
   function candidates(parent, e) {
     const entries = Object.entries(e.candidates || {});
     if (entries.length === 0) return;
-    // Compared on the region's first iterations (the learning window), if so.
-    const over = e.learned_iterations > 0 ? `, over the first ${e.learned_iterations} iterations` : '';
+    // Projected from the region's first iterations (the learning window), if so.
+    const over = e.learned_iterations > 0 ? `, projected from the first ${iterationCount(e.learned_iterations)}` : '';
     parent.append(el('h3', {}, `Candidate distributions (${e.n} processes${over})`),
       table(['distribution', 'total bytes', 'predicted time (us)', 'computation (us)', 'exchange (us)', ''],
         entries.map(([name, c]) => ({

@@ -4,7 +4,8 @@
 // across its direction) lose what fewer bytes would save, and a process
 // with more than its share of the work holds every other one up.
 //
-//   allow_for_uneven_blocks(costed[i], owned[i]);  // each candidate's time
+//   CommEstimate e = project_run(stopped_before, stopped_after, iterations);  // a window's
+//   allow_for_uneven_blocks(e, owned[i]);                                     // each candidate's time
 //   std::size_t kept = keep_fastest(costed, owned);
 #ifndef COMMANALYZER_CHOICE_H_
 #define COMMANALYZER_CHOICE_H_
@@ -60,6 +61,43 @@ inline void allow_for_uneven_blocks(CommEstimate& e, const std::vector<std::uint
   if (data_share == 0 || e.busiest_work <= e.mean_work) return;
   const double counted = std::max(static_cast<double>(e.mean_work), static_cast<double>(e.busiest_work) / data_share);
   e.compute_seconds = (counted + static_cast<double>(e.waiting)) * e.seconds_per_value;
+}
+
+// A candidate's whole run of `iterations` marked steps, projected from the
+// run stopped at mark k (`last`: the k + 1 steps up to it, the first being
+// what comes before the first mark) and at mark k - 1 (`before`): the last
+// step's costs, last's minus before's, stand for each later step, as a
+// time loop repeats its exchanges, while the first step's (data received
+// once and kept) count once, as in the whole run. Only what the comparison
+// reads is projected (keep_fastest, CandidateCost): bytes, messages,
+// collectives, work, waiting and times.
+inline CommEstimate project_run(const CommEstimate& before, CommEstimate last, std::size_t iterations) {
+  if (iterations <= last.iterations + 1) return last;
+  const std::uint64_t repeats = iterations - (last.iterations + 1);
+  // Later costs never undo earlier ones: a run stopped later holds all of an earlier stop's.
+  auto grow = [&](std::uint64_t& x, std::uint64_t earlier) { x += repeats * (x > earlier ? x - earlier : 0); };
+  auto grow_seconds = [&](double& x, double earlier) {
+    x += static_cast<double>(repeats) * std::max(0.0, x - earlier);
+  };
+  grow(last.p2p_bytes, before.p2p_bytes);
+  grow(last.p2p_messages, before.p2p_messages);
+  grow(last.broadcast_bytes, before.broadcast_bytes);
+  grow(last.allreduce_bytes, before.allreduce_bytes);
+  grow(last.broadcasts, before.broadcasts);
+  grow(last.allreduces, before.allreduces);
+  grow(last.collective_calls, before.collective_calls);
+  grow(last.critical_path, before.critical_path);
+  grow(last.mean_work, before.mean_work);
+  grow(last.busiest_work, before.busiest_work);
+  grow(last.waiting, before.waiting);
+  for (std::size_t p = 0; p < last.process_work.size() && p < before.process_work.size(); ++p) {
+    grow(last.process_work[p], before.process_work[p]);
+  }
+  grow_seconds(last.compute_seconds, before.compute_seconds);
+  grow_seconds(last.exchange_seconds, before.exchange_seconds);
+  grow_seconds(last.seconds, before.seconds);
+  last.iterations = iterations;
+  return last;
 }
 
 // How much longer than `e` a candidate may take and still be as fast in

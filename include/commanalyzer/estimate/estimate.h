@@ -73,15 +73,20 @@ class Estimator {
     if constexpr (kByLocation) {
       const LocationIndex& index = locations(procs);
       std::vector<Distribution> candidates = partitioner_.candidates(index, procs);
-      // Candidates compared on the learning window, the one kept costed on
-      // the whole run.
+      // Candidates compared on the whole run projected from the learning
+      // window, the one kept costed on the whole run.
       const std::size_t window = candidates.size() > 1 ? learning_window() : kWholeRun;
       const std::vector<std::uint8_t> fixed = index.fixed_homes();
       std::vector<std::vector<std::uint64_t>> owned(candidates.size());  // bytes per process
       for (std::size_t i = 0; i < candidates.size(); ++i) owned[i] = index.owned_bytes(candidates[i].node_owner, procs);
-      // A candidate's estimate over `iterations`, its time allowing for its uneven blocks (choice.h).
+      // A candidate's estimate over `iterations` (the whole run projected
+      // from them), its time allowing for its uneven blocks (choice.h).
       auto cost = [&](std::size_t i, std::size_t iterations) {
-        CommEstimate e = cost_over(index.vertex_owners(candidates[i].node_owner), procs, iterations, fixed);
+        const std::vector<ProcId> owner = index.vertex_owners(candidates[i].node_owner);
+        CommEstimate e = cost_over(owner, procs, iterations, fixed);
+        if (iterations != kWholeRun) {
+          e = project_run(cost_over(owner, procs, iterations - 1, fixed), std::move(e), profile_.iterations());
+        }
         allow_for_uneven_blocks(e, owned[i]);
         return e;
       };
@@ -159,10 +164,11 @@ class Estimator {
     return all;
   }
 
-  // Candidate distributions are compared on the region's first `iterations`
-  // (and what comes before them), the way an MPI code settles its
-  // decomposition before its time loop; the one kept is costed on the whole
-  // run. 0: compare them on the whole run.
+  // Candidate distributions are compared on the whole run's time projected
+  // from the region's first `iterations` (and what comes before them): the
+  // last of them stands for every later one (project_run), the way an MPI
+  // code settles its decomposition before its time loop; the one kept is
+  // costed on the whole run. 0: compare them on the whole run.
   void learn_from(std::size_t iterations) { learn_iterations_ = iterations; }
 
   const ValueGraph& graph() const { return graph_; }
@@ -179,7 +185,7 @@ class Estimator {
   // The iterations candidates are compared on; kWholeRun where that is all
   // of them (or the cost model costs whole runs only).
   std::size_t learning_window() const {
-    if (kCostsWindows && learn_iterations_ > 0 && learn_iterations_ < profile_.iterations()) return learn_iterations_;
+    if (kCostsWindows && learn_iterations_ > 0 && learn_iterations_ + 1 < profile_.iterations()) return learn_iterations_;
     return kWholeRun;
   }
 

@@ -149,7 +149,8 @@ inline void print_table(std::ostream& out, const GraphSummary& graph, const std:
     out << "  distribution, the fastest (each candidate's total bytes / predicted us";
     std::size_t learned = 0;  // the same for every count whose candidates were compared
     for (const CommEstimate& e : estimates) learned = std::max(learned, e.learned_iterations);
-    if (learned > 0) out << absl::StrFormat(" over the first %d iterations", learned);
+    if (learned == 1) out << " projected from the first iteration";
+    if (learned > 1) out << absl::StrFormat(" projected from the first %d iterations", learned);
     out << ")";
   }
   out << "\n";
