@@ -137,5 +137,39 @@ TEST(ValueGraph, MergesTheResultsOfOneSiteComputedFromTheSameVertices) {
   EXPECT_EQ(at_site[per_element].size(), 2u * 1022);
 }
 
+// Results of one site are merged by the set of vertices they read, told
+// apart inside: sets of the same size, least and greatest element are two
+// vertices; the same set read in another order is one.
+TEST(ValueGraph, TellsApartSetsOfTheSameSizeAndEnds) {
+  Analyzer<> a;
+  const Array x{0x100000};
+  a.allocation(x.base, 8 * 4);
+  for (std::uint64_t i = 0; i < 4; ++i) a.store(x.at(i), 8, a.compute(kNoLabel));
+  a.region_begin();
+  auto reduce = [&](std::initializer_list<std::uint64_t> elements) {
+    Label m = kNoLabel;
+    for (std::uint64_t i : elements) m = a.join(m, a.load(x.at(i), 8));
+    a.use(a.loop_result(m, 9), 10);
+  };
+  for (int t = 0; t < 2; ++t) {
+    reduce({0, 1, 3});
+    reduce({0, 2, 3});
+    reduce({3, 1, 0});
+    a.iteration();
+  }
+  a.region_end();
+  const auto& profile = a.profile();
+  const ValueGraph g = ValueGraph::build(profile);
+  std::set<ValueGraph::Vertex> at_site;
+  std::size_t results = 0;
+  for (VertexId v = 0; v < profile.vertex_count(); ++v) {
+    if (profile.vertex_home[v] != kLoopResultBase + 8 * 9 || g.local(v) == ValueGraph::kAbsent) continue;
+    at_site.insert(g.local(v));
+    ++results;
+  }
+  EXPECT_EQ(results, 6u);
+  EXPECT_EQ(at_site.size(), 2u);
+}
+
 }  // namespace
 }  // namespace commanalyzer

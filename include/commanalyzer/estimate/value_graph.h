@@ -30,7 +30,6 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
-#include "absl/hash/hash.h"
 #include "commanalyzer/estimate/csr_rows.h"
 #include "commanalyzer/estimate/phase_degrees.h"
 #include "commanalyzer/estimate/source_uses.h"
@@ -124,6 +123,15 @@ class ValueGraph {
     return g;
   }
 
+  // A vertex id spread over 64 bits (splitmix64's finalizer): sums of
+  // these tell sets of ids apart, as sums of the ids would not.
+  static std::uint64_t mixed_id(VertexId id) {
+    std::uint64_t z = static_cast<std::uint64_t>(id) + 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+
   // The vertex each profile vertex is in the graph: itself, or, for a
   // vertex at a site's virtual location (a loop's result,
   // Analyzer::loop_result; a decision, Analyzer::use), the first vertex
@@ -139,24 +147,34 @@ class ValueGraph {
   static std::vector<VertexId> site_vertices(const Profile& profile) {
     std::vector<VertexId> vertex_of(profile.vertex_count());
     for (VertexId x = 0; x < vertex_of.size(); ++x) vertex_of[x] = x;
-    // (site, fingerprint of the sorted source vertices) -> first vertex
+    // (site, fingerprint of the set of source vertices) -> first vertex.
+    // The fingerprint is order-free (a sum of mixed ids, with the set's
+    // size, least and greatest), as a region's minimum or a residual reads
+    // a whole array each step: no sort of it per result.
     using Key = std::tuple<Address, std::uint64_t, std::size_t, VertexId, VertexId>;
     absl::flat_hash_map<Key, VertexId> first;
     std::vector<bool> seen(profile.vertex_count(), false);
-    std::vector<VertexId> from;
+    // stamp[y] == x: y already counted among x's sources (each x is looked at once).
+    std::vector<VertexId> stamp(profile.vertex_count(), static_cast<VertexId>(profile.vertex_count()));
     profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
       const VertexId x = profile.values.vertex(v);
       const Address home = profile.vertex_home[x];
       if (home < kUseSiteBase || seen[x]) return;
       seen[x] = true;
-      from.clear();
+      std::size_t count = 0;
+      std::uint64_t sum = 0;
+      VertexId least = std::numeric_limits<VertexId>::max(), greatest = 0;
       for (ValueId s : sources) {
-        if (const VertexId y = vertex_of[profile.values.vertex(s)]; y != x) from.push_back(y);
+        const VertexId y = vertex_of[profile.values.vertex(s)];
+        if (y == x || stamp[y] == x) continue;
+        stamp[y] = x;
+        ++count;
+        sum += mixed_id(y);
+        least = std::min(least, y);
+        greatest = std::max(greatest, y);
       }
-      std::sort(from.begin(), from.end());
-      from.erase(std::unique(from.begin(), from.end()), from.end());
-      if (from.empty()) return;
-      const Key key{home, absl::HashOf(from), from.size(), from.front(), from.back()};
+      if (count == 0) return;
+      const Key key{home, sum, count, least, greatest};
       vertex_of[x] = first.try_emplace(key, x).first->second;
     });
     return vertex_of;
