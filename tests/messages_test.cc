@@ -142,7 +142,7 @@ TEST(MessageTrace, OneMessagePerBufferAndIteration) {
 TEST(SendPoints, ALoopIsItsOwnFileAndLine) {
   Profile0 profile;
   profile.sites = {{1, 4, 10, "relax.h", "red.c"}, {2, 6, 10, "relax.h", "black.c"}, {3, 11, 10, "red.c", "red.c"}};
-  profile.value_sites = {{1, 3}, {2, 1}, {3, 3}, {4, 1}, {5, 2}};
+  for (const auto& run : {Profile0::SiteRun{1, 3}, {2, 1}, {3, 3}, {4, 1}, {5, 2}}) profile.value_sites.push_back(run);
   SendPoints<Profile0> points(profile, 2);
   for (ValueId v = 1; v <= 4; ++v) points.follow(v, v <= 2 ? 0 : 1);
   // One sweep, whichever file each statement is in: a value from before

@@ -136,6 +136,12 @@ TEST(VertexColumn, MatchesAPlainArray) {
   }
   ASSERT_EQ(column.size(), plain.size());
   for (std::size_t k = 0; k < plain.size(); ++k) ASSERT_EQ(column[k], plain[k]) << k;
+  // A whole block at once, whatever its kind (step, narrow, wide).
+  for (std::size_t first = 0; first + 64 <= plain.size(); first += 64) {
+    VertexId block[64];
+    column.block64(first, block);
+    ASSERT_TRUE(std::equal(block, block + 64, plain.begin() + static_cast<std::ptrdiff_t>(first))) << first;
+  }
 
   // A sweep: each value in the vertex after the previous one's, a jump now
   // and then (a residual's own vertex): ~1 byte per value, not 4.
@@ -143,6 +149,11 @@ TEST(VertexColumn, MatchesAPlainArray) {
   for (VertexId k = 0; k < (1u << 20); ++k) sweep.push_back(k % 5000 == 0 ? 7 * k + 100000000 : k % 300000);
   for (VertexId k = 0; k < (1u << 20); k += 997) {
     ASSERT_EQ(sweep[k], k % 5000 == 0 ? 7 * k + 100000000 : k % 300000) << k;
+  }
+  for (std::size_t first = 0; first < sweep.size(); first += 64 * 97) {  // step blocks mostly
+    VertexId block[64];
+    sweep.block64(first, block);
+    for (std::size_t k = 0; k < 64; ++k) ASSERT_EQ(block[k], sweep[first + k]) << first + k;
   }
   EXPECT_LT(sweep.memory_bytes(), 2 * sweep.size());
 }

@@ -111,7 +111,9 @@ struct Profile {
     ValueId first = 0;
     std::uint32_t site = 0;
   };
-  std::vector<SiteRun> value_sites;
+  // (A BigArray: a stencil makes a run per statement and point, millions,
+  // and a vector's growth copied them onto fresh pages.)
+  BigArray<SiteRun> value_sites;
 
   // The loop results recorded as reductions over distributed data
   // (Analyzer::loop_result), by vertex in creation order: what an MPI code

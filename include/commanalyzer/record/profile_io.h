@@ -384,6 +384,23 @@ void write_values(Writer& w, const BasicCompactValueStore<Liveness>& values) {
         v += 64;
         continue;
       }
+      // 64 of one size in other vertices (a stencil point's updates, one
+      // vertex, then the next point's): their vertices read at once.
+      VertexId vertices[64];
+      if (v % 64 == 0 && count - v >= 63 && values.same_size64(static_cast<ValueId>(v), size, input, vertices)) {
+        const std::uint64_t si = 2 * std::uint64_t{size} + (input ? 1 : 0);
+        for (std::size_t k = 0; k < 64;) {
+          add(si, vertex_code.encode(vertices[k]), 1);
+          // The same vertex again is code 2 (the previous one's) and leaves
+          // the code's state as it is: a run at once.
+          std::size_t same = 1;
+          while (k + same < 64 && vertices[k + same] == vertices[k]) ++same;
+          if (same > 1) add(si, 2, same - 1);
+          k += same;
+        }
+        v += 64;
+        continue;
+      }
       const auto id = static_cast<ValueId>(v);
       add(2 * std::uint64_t{values.size_bytes(id)} + (values.is_input(id) ? 1 : 0),
           vertex_code.encode(values.vertex(id)), 1);

@@ -114,6 +114,27 @@ class VertexColumn {
   std::size_t memory_bytes() const {
     return blocks_.capacity() * sizeof(Block) + delta_.capacity() + wide_.capacity() * sizeof(VertexId);
   }
+  // The 64 entries from `first` (a multiple of 64, all present) into
+  // out[0..64): one look at the block, not one per entry.
+  void block64(std::size_t first, VertexId* out) const {
+    const Block& block = blocks_[first >> 6];
+    switch (block.where) {
+      case kStepOne:
+        for (std::size_t k = 0; k < 64; ++k) out[k] = block.base + static_cast<VertexId>(k);
+        return;
+      case kStepZero:
+        for (std::size_t k = 0; k < 64; ++k) out[k] = block.base;
+        return;
+      default: {
+        const std::size_t at = std::size_t{block.where >> 1} * 64;
+        if ((block.where & 1) != 0) {
+          for (std::size_t k = 0; k < 64; ++k) out[k] = wide_[at + k];
+        } else {
+          for (std::size_t k = 0; k < 64; ++k) out[k] = block.base + static_cast<VertexId>(delta_[at + k]);
+        }
+      }
+    }
+  }
   // Is the block of the 64 entries from `first` (a multiple of 64, all
   // present) a step block? Then entry first + k is base + step * k.
   bool step_block(std::size_t first, VertexId& base, VertexId& step) const {
@@ -414,6 +435,18 @@ class BasicCompactValueStore {
     size = byte & ~kInputBit;
     input = (byte & kInputBit) != 0;
     return size != kLargeSize;
+  }
+
+  // The 64 values from `first` (a multiple of 64; all created) when they
+  // have one size (below 127 bytes) and input flag: their vertices into
+  // out[0..64). For readers that go through all values.
+  bool same_size64(ValueId first, std::uint32_t& size, bool& input, VertexId* out) const {
+    std::uint8_t byte;
+    if (!size_input_.uniform_at(first, byte) || (byte & ~kInputBit) == kLargeSize) return false;
+    size = byte & ~kInputBit;
+    input = (byte & kInputBit) != 0;
+    vertex_.block64(first, out);
+    return true;
   }
 
   void reset_live()
