@@ -5,7 +5,8 @@
 // iteration, while a global value is used by almost everything within one.
 //
 //   PhaseDegrees d;
-//   d.count(profile, local_of, directed, in_row_starts);  // one pass over the flows
+//   PhaseDegrees::VertexTouches touches(n);               // fed by a pass over the flows
+//   d.count(profile, local_of, directed, in_row_starts, touches);  // one more pass
 //   d.drop_below_floor(symmetric);
 //   d.peak_degree(v).value_or(symmetric degree);
 #ifndef COMMANALYZER_ESTIMATE_PHASE_DEGREES_H_
@@ -49,16 +50,39 @@ class PhaseDegrees {
     return it->second;
   }
 
+  // The vertices each phase's flows touch, told flow by flow by a pass
+  // over the flows made anyway (ValueGraph::build's, which folds the uses
+  // into edges): the most of them is peak_vertices.
+  class VertexTouches {
+   public:
+    explicit VertexTouches(std::size_t n) : seen_in_(n, kNever) {}
+    void enter(std::size_t phase) {
+      if (phase == phase_) return;
+      peak_ = std::max(peak_, touched_);
+      phase_ = phase;
+      touched_ = 0;
+    }
+    void touch(CsrVertex x) {
+      if (x != kNoCsrVertex && seen_in_[x] != phase_) seen_in_[x] = phase_, ++touched_;
+    }
+    std::size_t peak() const { return std::max(peak_, touched_); }
+
+   private:
+    static constexpr std::size_t kNever = ~std::size_t{0};
+    std::vector<std::size_t> seen_in_;
+    std::size_t phase_ = 0, touched_ = 0, peak_ = 0;
+  };
+
   // Counts for every vertex whose out + in degree (`in_start`: the
   // directed graph's in-edge row starts) reaches the floor: a superset of
   // the candidates, before the symmetric degrees are known. local_of(v):
-  // value v's graph vertex.
+  // value v's graph vertex; `touches`: every flow's vertices, by phase.
   template <class Profile, class LocalOf>
   void count(const Profile& profile, const LocalOf& local_of, const CsrGraph& directed,
-             const std::vector<std::uint64_t>& in_start) {
+             const std::vector<std::uint64_t>& in_start, const VertexTouches& touches) {
     const std::size_t n = boost::num_vertices(directed);
     if (profile.phase_count() < 2 || n == 0) return;
-    count_peak_vertices(profile, local_of, n);
+    peak_vertices_ = touches.peak();
     const std::size_t floor = floor_of(n);
     const auto cap = static_cast<std::size_t>(std::ceil(global_degree(n)));
     absl::flat_hash_map<CsrVertex, absl::flat_hash_set<CsrVertex>> seen;  // candidate -> neighbours this phase
@@ -113,26 +137,6 @@ class PhaseDegrees {
 
  private:
   std::size_t floor_of(std::size_t n) const { return static_cast<std::size_t>(global_degree(n)); }
-
-  template <class Profile, class LocalOf>
-  void count_peak_vertices(const Profile& profile, const LocalOf& local_of, std::size_t n) {
-    constexpr std::size_t kNever = ~std::size_t{0};
-    std::vector<std::size_t> seen_in(n, kNever);
-    std::size_t phase = 0, touched = 0;
-    auto touch = [&](CsrVertex x) {
-      if (x != kNoCsrVertex && seen_in[x] != phase) seen_in[x] = phase, ++touched;
-    };
-    profile.flows.for_each([&](ValueId value, std::span<const ValueId> sources) {
-      if (const std::size_t p = profile.phase_of(value); p != phase) {
-        peak_vertices_ = std::max(peak_vertices_, touched);
-        phase = p;
-        touched = 0;
-      }
-      touch(local_of(value));
-      for (ValueId s : sources) touch(local_of(s));
-    });
-    peak_vertices_ = std::max(peak_vertices_, touched);
-  }
 
   absl::flat_hash_map<CsrVertex, std::size_t> peak_degree_;
   std::size_t peak_vertices_ = 0;  // 0: not counted (unmarked runs)

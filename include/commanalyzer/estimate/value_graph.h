@@ -94,10 +94,14 @@ class ValueGraph {
       g.weight_[at] += profile.vertex_weight[x];
     }
     UseAccumulator uses(g.vertex_count(), threads);
+    PhaseDegrees::VertexTouches touches(g.vertex_count());
     profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
       const Vertex sink = g.local_[values.vertex(v)];
+      touches.enter(profile.phase_of(v));
+      touches.touch(sink);
       for (ValueId s : sources) {
         const Vertex source = g.local_[values.vertex(s)];
+        touches.touch(source);
         if (source != sink) uses.add(source, sink);
       }
     });
@@ -110,7 +114,7 @@ class ValueGraph {
         [&] { g.symmetric_ = csr::symmetric_closure(g.directed_, in_start, threads); },
         [&] {
           g.phase_degrees_.count(
-              profile, [&](ValueId v) { return g.local_[values.vertex(v)]; }, g.directed_, in_start);
+              profile, [&](ValueId v) { return g.local_[values.vertex(v)]; }, g.directed_, in_start, touches);
         }};
     if (threads > 1) {
       csr::run_together(steps);
