@@ -377,7 +377,8 @@ void write_values(Writer& w, const BasicCompactValueStore<Liveness>& values) {
       std::uint32_t size;
       bool input;
       VertexId base, step;
-      if (v % 64 == 0 && count - v >= 63 && values.alike64(static_cast<ValueId>(v), size, input, base, step) &&
+      const bool whole_block = v % 64 == 0 && count - v >= 63;
+      if (whole_block && values.alike64(static_cast<ValueId>(v), size, input, base, step) &&
           base <= ~VertexId{0} - 63) {
         const std::uint64_t si = 2 * std::uint64_t{size} + (input ? 1 : 0);
         vertex_code.encode_run(base, step, 64, [&](std::uint64_t vc, std::uint64_t n) { add(si, vc, n); });
@@ -387,15 +388,13 @@ void write_values(Writer& w, const BasicCompactValueStore<Liveness>& values) {
       // 64 of one size in other vertices (a stencil point's updates, one
       // vertex, then the next point's): their vertices read at once.
       VertexId vertices[64];
-      if (v % 64 == 0 && count - v >= 63 && values.same_size64(static_cast<ValueId>(v), size, input, vertices)) {
+      if (whole_block && values.same_size64(static_cast<ValueId>(v), size, input, vertices)) {
         const std::uint64_t si = 2 * std::uint64_t{size} + (input ? 1 : 0);
         for (std::size_t k = 0; k < 64;) {
-          add(si, vertex_code.encode(vertices[k]), 1);
-          // The same vertex again is code 2 (the previous one's) and leaves
-          // the code's state as it is: a run at once.
+          // A vertex repeated is a step-0 run: coded at once.
           std::size_t same = 1;
           while (k + same < 64 && vertices[k + same] == vertices[k]) ++same;
-          if (same > 1) add(si, 2, same - 1);
+          vertex_code.encode_run(vertices[k], 0, same, [&](std::uint64_t vc, std::uint64_t n) { add(si, vc, n); });
           k += same;
         }
         v += 64;
