@@ -59,6 +59,12 @@ class CombinedPartials {
     return false;
   }
 
+  // q sent a combined partial to s's location in s's iteration.
+  bool contributed_partial(ValueId s, ProcId q) const {
+    return partial_sent_.contains(
+        {static_cast<std::uint64_t>(profile_.values.vertex(s)) * owners_.n + q, profile_.phase_of(s)});
+  }
+
   // f(location, contributor, phase) for each combined partial sent.
   template <class F>
   void for_each_partial_sent(F f) const {
