@@ -950,50 +950,6 @@ TEST(CostModel, RoundTripThroughASumBecomesAnExchange) {
   EXPECT_EQ(exchanged.at(0, 1), (steps - 1) * 8u);  // process 0's partial where process 1 needs the sum
 }
 
-// The same node, with the owner's steps from the sum to the new velocity
-// stored on the way (acc = f / m; LULESH 2.0's accelerations) or kept in
-// registers: the new v is derived from process 1's partial either way, a
-// round trip however many of the owner's steps are stored, and process 1
-// gets process 0's partial instead (m, read by the stored step, is set up
-// before the region). Both programs cost the same; before round trips
-// followed stored steps, the stored one sent the new v.
-TEST(CostModel, RoundTripThroughStoredStepsBecomesAnExchange) {
-  constexpr int steps = 3;
-  auto estimate = [](bool stored) {
-    const Array f{0x10000}, v{0x20000}, m{0x30000}, e{0x40000}, g{0x50000}, acc{0x60000};
-    Analyzer<> a;
-    a.region_begin();
-    for (int t = 0; t < steps; ++t) {
-      for (std::uint64_t i = 0; i < 2; ++i) {
-        a.store(g.at(i), 8, a.compute(a.join(a.load(e.at(i), 8), a.load(v.at(0), 8))));
-      }
-      a.store(f.at(0), 8, kComputedBit);
-      for (std::uint64_t i = 0; i < 2; ++i) a.store(f.at(0), 8, a.join(a.load(f.at(0), 8), a.load(g.at(i), 8)));
-      Label from_sum = a.compute(a.join(a.load(f.at(0), 8), a.load(m.at(0), 8)));
-      if (stored) {
-        a.store(acc.at(0), 8, from_sum);
-        from_sum = a.load(acc.at(0), 8);
-      }
-      a.store(v.at(0), 8, a.compute(a.join(a.load(v.at(0), 8), from_sum)));
-      a.iteration();
-    }
-    a.region_end();
-    const OwnerMapPartitioner map{[&](Address home, int) -> ProcId {
-      if (e.contains(home, 2)) return static_cast<ProcId>(e.index(home));
-      if (g.contains(home, 2)) return static_cast<ProcId>(g.index(home));
-      return 0;
-    }};
-    Estimator<Profile0, NoSingletons, OwnerMapPartitioner> exchanging(a.profile(), {}, map);
-    return exchanging.estimate(2);
-  };
-  const CommEstimate in_registers = estimate(false), stored = estimate(true);
-  EXPECT_EQ(in_registers.at(0, 1), (steps - 1) * 8u);  // process 0's partial where process 1 needs the sum
-  EXPECT_EQ(stored.at(1, 0), steps * 8u);              // process 1's partial every step
-  EXPECT_EQ(stored.at(0, 1), in_registers.at(0, 1));
-  EXPECT_EQ(stored.p2p_bytes, in_registers.p2p_bytes);
-  EXPECT_EQ(stored.messages(), in_registers.messages());
-}
-
 // The sharers of a sum are those of the run's own decisions, taken with
 // what had been delivered at the time: process 1's 16-byte contribution
 // g[1] is combined into one 8-byte partial when f is summed, although

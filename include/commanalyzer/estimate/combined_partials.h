@@ -65,14 +65,6 @@ class CombinedPartials {
         {static_cast<std::uint64_t>(profile_.values.vertex(s)) * owners_.n + q, profile_.phase_of(s)});
   }
 
-  // f(location, contributor, phase) for each combined partial sent.
-  template <class F>
-  void for_each_partial_sent(F f) const {
-    for (const auto& [key, phase] : partial_sent_) {
-      f(static_cast<VertexId>(key / owners_.n), static_cast<ProcId>(key % owners_.n), phase);
-    }
-  }
-
   // Track the sharers of v's location in v's phase (receive_partials(v, ...)).
   void track_sharers_of(ValueId v) {
     sharers_.track(profile_.values.vertex(v), profile_.phase_of(v), profile_.vertex_count());

@@ -36,10 +36,10 @@
 //    their partials in one round, every sharer to every other, and each
 //    sums them itself (LULESH's duplicated boundary nodes: k(k-1) partials
 //    for k sharers) instead of partials to the owner and the sum back
-//    (2(k-1)). More bytes, one round of messages fewer. A value derived
+//    (2(k-1)). More bytes, one round of messages fewer. A value computed
 //    from a sum its receiver contributed to in the same iteration (a round
-//    trip through the sum's owner, round_trips.h) is always recomputed from
-//    the sum this way (recomputation.h), whatever the bytes.
+//    trip through the sum's owner) is always recomputed from the sum this
+//    way (recomputation.h), whatever the bytes.
 //  - A process that recomputes the updates of a location keeps its own copy
 //    of it; the values from before the region those updates read (the
 //    location's first instance, a node's mass) are set up before the
@@ -62,8 +62,7 @@
 // (instance_owners.h), the bytes and messages booked (message_ledger.h),
 // the collectives of singletons (singleton_publisher.h), the owner-computes
 // receptions and ghost memory (receptions.h), combined partials and their
-// sharers (combined_partials.h), round trips through a sum's owner
-// (round_trips.h) and the work per iteration
+// sharers (combined_partials.h) and the work per iteration
 // (iteration_work.h); the result is a CommEstimate (comm_estimate.h).
 #ifndef COMMANALYZER_COST_MODEL_H_
 #define COMMANALYZER_COST_MODEL_H_
@@ -83,7 +82,6 @@
 #include "commanalyzer/estimate/message_ledger.h"
 #include "commanalyzer/estimate/receptions.h"
 #include "commanalyzer/estimate/recomputation.h"
-#include "commanalyzer/estimate/round_trips.h"
 #include "commanalyzer/estimate/send_points.h"
 #include "commanalyzer/estimate/singleton_publisher.h"
 #include "commanalyzer/estimate/time_model.h"
@@ -145,23 +143,21 @@ struct LogicalVolumeCostModel {
     // of the run (what a process has received is the same set), so the
     // plan is applied to its result: the replaced sends are withdrawn, the
     // earlier values sent.
+    // Without the exchange, a sum still comes from its owner: no round is saved.
+    auto contributed = [&](ValueId s, ProcId q) { return exchange_partials && run.partials.contributed_partial(s, q); };
     auto fixed = [&](ValueId v) {
       return !fixed_home.empty() && fixed_home[graph.local(profile.values.vertex(v))] != 0;
     };
-    auto owner_of = [&](ValueId v) { return run.owners.owner_of(v); };
-    // Without the exchange, a sum still comes from its owner: no round is saved.
-    const RoundTrips<ProfileT> round_trips =
-        exchange_partials ? RoundTrips<ProfileT>(run.owners, run.partials) : RoundTrips<ProfileT>(run.owners);
-    ReceptionPlan plan = plan_receptions(profile, procs, run.receptions.delivered(), owner_of, recomputation,
-                                         round_trips, fixed);
+    ReceptionPlan plan = plan_receptions(
+        profile, procs, run.receptions.delivered(), [&](ValueId v) { return run.owners.owner_of(v); }, recomputation,
+        contributed, fixed);
     if (plan.recomputed.empty()) return finish(nullptr);
     run.receptions.withdraw(plan.recomputed);
     // A process that recomputes the updates of a location keeps its own
     // copy of it (a shared node). SPMD codes set such copies up before the
-    // region, with what the updates, and the values it derives from a sum
-    // it shares, read from before it (the node's mass): those values are
-    // not sent in the region.
-    const absl::flat_hash_set<std::uint64_t> set_up = run.receptions.set_up_before_region(plan, round_trips);
+    // region, with what the updates read from before it (the node's mass):
+    // those values are not sent in the region.
+    const absl::flat_hash_set<std::uint64_t> set_up = run.receptions.set_up_before_region(plan);
     run.receptions.withdraw(set_up);
     std::erase_if(plan.extra, [&](std::uint64_t k) { return set_up.contains(k); });
     if (exchange_partials && !plan.extra.empty()) {

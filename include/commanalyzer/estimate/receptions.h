@@ -94,11 +94,9 @@ class Receptions {
 
   // Receptions of values from before the region (no recorded flow) that
   // feed an update of a location the receiver recomputes (v = f(v', ...),
-  // v' the location's previous instance), or a value it derives from a sum
-  // it shares (`derived`, round_trips.h): it keeps its own copy of that
+  // v' the location's previous instance): it keeps its own copy of that
   // location, set up before the region with what the update reads.
-  template <class Derived>
-  absl::flat_hash_set<std::uint64_t> set_up_before_region(const ReceptionPlan& plan, const Derived& derived) const {
+  absl::flat_hash_set<std::uint64_t> set_up_before_region(const ReceptionPlan& plan) const {
     absl::flat_hash_set<std::uint64_t> set_up;
     if (plan.recomputed.empty()) return set_up;
     absl::flat_hash_map<ValueId, std::vector<ProcId>> recomputed_by;
@@ -107,22 +105,21 @@ class Receptions {
     // Flows come in creation order, so a source's own flow, if any, has
     // been seen by the time it is read.
     std::vector<bool> has_flow(profile_.values.count() + 1, false);
-    auto set_up_sources = [&](std::span<const ValueId> sources, ProcId q) {
-      for (ValueId s : sources) {
-        const std::uint64_t k = owners_.key(s, q);
-        if (!has_flow[s] && (delivered_.contains(k) || extra.contains(k))) set_up.insert(k);
-      }
-    };
     owners_.for_each_flow([&](ValueId v, std::span<const ValueId> sources) {
       has_flow[v] = true;
-      derived.for_each_process(v, [&](ProcId q) { set_up_sources(sources, q); });
       const auto it = recomputed_by.find(v);
       if (it == recomputed_by.end()) return;
       const VertexId location = profile_.values.vertex(v);
       const bool update = std::any_of(sources.begin(), sources.end(),
                                       [&](ValueId s) { return profile_.values.vertex(s) == location; });
       if (!update) return;
-      for (ProcId q : it->second) set_up_sources(sources, q);
+      for (ValueId s : sources) {
+        if (has_flow[s]) continue;
+        for (ProcId q : it->second) {
+          const std::uint64_t k = owners_.key(s, q);
+          if (delivered_.contains(k) || extra.contains(k)) set_up.insert(k);
+        }
+      }
     });
     return set_up;
   }

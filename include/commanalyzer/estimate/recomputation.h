@@ -210,11 +210,9 @@ struct RecomputationLimits {
   bool per_location = true;      // a location's values computed by a process are not sent it again
 };
 
-// No value is a round trip through a sum's owner (plan_receptions'
-// default; round_trips.h).
-struct NoRoundTrips {
+// No process contributed to any remote sum (plan_receptions' default).
+struct NoContributions {
   bool operator()(ValueId, ProcId) const { return false; }
-  bool derived(ValueId) const { return false; }
 };
 
 // Every value is stored at a location with a fixed owner (plan_receptions'
@@ -249,15 +247,14 @@ std::vector<std::vector<ValueId>> used_by_process(const Received& received, int 
 }
 
 // Sources of every value fewer than `depth` steps back from a received
-// one, and of the `derived` values (round trips) on the way, however far
-// back (one sequential pass over the flows per step back; the other values
+// one (one sequential pass over the flows per step back; the values
 // `depth` steps back are not computed here, their sources are not needed).
 // Values without an entry have no recorded flow (inputs, values from
 // before the region). Wanted values as a bitmap: the pass asks about every
 // recorded value.
-template <class ProfileT, class Received, class Derived>
+template <class ProfileT, class Received>
 RecordedSources sources_back_from(const ProfileT& profile, const Received& received, int procs,
-                                  RecomputationLimits limits, const Derived& derived) {
+                                  RecomputationLimits limits) {
   RecordedSources sources_of(profile.values.count() + 1);
   std::vector<bool> wanted(profile.values.count() + 1, false);
   std::size_t wanted_count = 0;
@@ -268,7 +265,7 @@ RecordedSources sources_back_from(const ProfileT& profile, const Received& recei
     wanted[v] = true;
     last = std::max(last, v);
   }
-  for (int level = 0; wanted_count != 0; ++level) {
+  for (int level = 0; level < limits.depth && wanted_count != 0; ++level) {
     std::vector<bool> next(wanted.size(), false);
     std::size_t next_count = 0;
     ValueId next_last = 0;
@@ -276,9 +273,9 @@ RecordedSources sources_back_from(const ProfileT& profile, const Received& recei
       if (v > last) return false;
       if (!wanted[v]) return true;
       sources_of.add(v, sources);
-      if (sources.size() <= limits.max_sources) {
+      if (sources.size() <= limits.max_sources && level + 1 < limits.depth) {
         for (ValueId s : sources) {
-          if ((level + 1 < limits.depth || derived(s)) && !next[s] && !sources_of.contains(s)) {
+          if (!next[s] && !sources_of.contains(s)) {
             next[s] = true;
             ++next_count;
             next_last = std::max(next_last, s);
@@ -299,7 +296,7 @@ RecordedSources sources_back_from(const ProfileT& profile, const Received& recei
 // and, back from them within the limits, the values they are computed
 // from that q neither owns nor gets replicated. Cutting a value (its "in"
 // to its "out" vertex) = receiving it; `receive()` solves the problem.
-template <class ProfileT, class OwnerOf, class RoundTrip>
+template <class ProfileT, class OwnerOf, class ContributedTo>
 class ReceptionCut {
  public:
   // Per value, for the receiver at hand: used by it, a ghost update. An
@@ -308,11 +305,11 @@ class ReceptionCut {
   enum : std::uint8_t { kUsedHere = 1, kGhost = 2 };
 
   ReceptionCut(const ProfileT& profile, const RecordedSources& sources_of, const OwnerOf& owner_of,
-               const RoundTrip& round_trip, RecomputationLimits limits, ProcId q, ValueMarks& mark)
+               const ContributedTo& contributed, RecomputationLimits limits, ProcId q, ValueMarks& mark)
       : profile_(profile),
         sources_of_(sources_of),
         owner_of_(owner_of),
-        round_trips_(round_trip),
+        contributed_(contributed),
         limits_(limits),
         q_(q),
         mark_(mark) {}
@@ -380,7 +377,7 @@ class ReceptionCut {
     while (!queue_.empty()) {
       const std::uint32_t i = queue_.front();
       queue_.pop_front();
-      if ((depth_of_[i] >= limits_.depth && !round_trips_(values_[i], q_)) || !sources_of_.contains(values_[i]) ||
+      if (depth_of_[i] >= limits_.depth || !sources_of_.contains(values_[i]) ||
           sources_of_[values_[i]].size() > limits_.max_sources ||
           (depth_of_[i] == 0 && ((mark_[values_[i]] & kGhost) || as_they_are_->contains(values_[i])))) {
         uncomputable_[i] = 1;
@@ -397,11 +394,14 @@ class ReceptionCut {
     }
   }
 
-  // Round trips (plan_receptions): values q must compute itself.
+  // Round trips (plan_receptions): used values q must compute itself.
   void mark_round_trips() {
     round_trip_.assign(values_.size(), 0);
     for (std::uint32_t i = 0; i < values_.size(); ++i) {
-      round_trip_[i] = !uncomputable_[i] && round_trips_(values_[i], q_);
+      if (depth_of_[i] != 0 || uncomputable_[i]) continue;
+      for (ValueId s : sources_of_[values_[i]]) {
+        if (!free_at_q(s) && contributed_(s, q_)) round_trip_[i] = 1;
+      }
     }
   }
 
@@ -494,7 +494,7 @@ class ReceptionCut {
   const ProfileT& profile_;
   const RecordedSources& sources_of_;
   const OwnerOf& owner_of_;
-  const RoundTrip& round_trips_;
+  const ContributedTo& contributed_;
   const RecomputationLimits limits_;
   const ProcId q_;
   ValueMarks& mark_;
@@ -521,15 +521,15 @@ class ReceptionCut {
 // rule: recomputation_test.) Only locations with a fixed owner (array
 // elements; `fixed_home(v)`) keep a copy to compute in: a temporary placed
 // value by value is nobody's to keep.
-template <class ProfileT, class OwnerOf, class RoundTrip, class FixedHome>
+template <class ProfileT, class OwnerOf, class ContributedTo, class FixedHome>
 absl::flat_hash_set<ValueId> receive_per_location(const ProfileT& profile, const RecordedSources& sources_of,
-                                                  const OwnerOf& owner_of, const RoundTrip& round_trip,
+                                                  const OwnerOf& owner_of, const ContributedTo& contributed,
                                                   const FixedHome& fixed_home, RecomputationLimits limits, ProcId q,
                                                   ValueMarks& mark, const std::vector<ValueId>& used) {
   auto home = [&](ValueId v) { return profile.vertex_home[profile.values.vertex(v)]; };
   absl::flat_hash_set<ValueId> as_they_are;
   for (;;) {
-    ReceptionCut<ProfileT, OwnerOf, RoundTrip> cut(profile, sources_of, owner_of, round_trip, limits, q, mark);
+    ReceptionCut<ProfileT, OwnerOf, ContributedTo> cut(profile, sources_of, owner_of, contributed, limits, q, mark);
     absl::flat_hash_set<ValueId> receive = cut.receive(used, as_they_are);
     if (!limits.per_location) return receive;
     absl::flat_hash_map<Address, ValueId> last_received;  // per location
@@ -550,37 +550,34 @@ absl::flat_hash_set<ValueId> receive_per_location(const ProfileT& profile, const
 }  // namespace recomputation_internal
 
 // `received`: the keys of owner-computes; `owner_of(v)`: owning process or
-// kReplicated; `round_trip(v, q)`: v is derived, on its owner, from a sum
-// q contributed to in the same iteration (round_trips.h), and
-// `round_trip.derived(v)`: for some q.
+// kReplicated; `contributed(s, q)`: q sent a partial to the remote sum s in
+// s's iteration.
 //
-// Such a value makes a round trip: q's partial goes to the sum's owner,
-// which computes the value and sends it back, two dependent rounds of
-// messages in one step. SPMD codes that duplicate shared entities
+// A value q would receive that was computed from a sum q contributed to in
+// the same iteration makes a round trip: q's partial goes to the sum's
+// owner, which computes the value and sends it back, two dependent rounds
+// of messages in one step. SPMD codes that duplicate shared entities
 // (LULESH's boundary nodes, finite-element assembly) exchange the partials
 // among the sharers instead and compute the value on every sharer: q is
 // given the sum (the cost model turns that into the other sharers'
-// partials) and recomputes what it derives, whatever the bytes. The search
-// back from a used value follows derived values past the depth limit, to
-// the sum.
+// partials) and recomputes the value, whatever the bytes.
 // `received` holds keys or (key, anything) pairs. `fixed_home(v)`: v is
 // stored at a location with a fixed owner (receive_per_location).
-template <class ProfileT, class Received, class OwnerOf, class RoundTrip = NoRoundTrips,
+template <class ProfileT, class Received, class OwnerOf, class ContributedTo = NoContributions,
           class FixedHome = EveryHomeFixed>
 ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const Received& received,
                               OwnerOf owner_of, RecomputationLimits limits = {},
-                              const RoundTrip& round_trip = {}, FixedHome fixed_home = {}) {
+                              ContributedTo contributed = {}, FixedHome fixed_home = {}) {
   ReceptionPlan plan;
   if (received.empty()) return plan;
   const std::vector<std::vector<ValueId>> used = recomputation_internal::used_by_process(received, procs);
   const recomputation_internal::RecordedSources sources_of =
-      recomputation_internal::sources_back_from(profile, received, procs, limits,
-                                                [&](ValueId v) { return round_trip.derived(v); });
+      recomputation_internal::sources_back_from(profile, received, procs, limits);
   recomputation_internal::ValueMarks mark(profile.values.count() + 1);
   for (ProcId q = 0; q < procs; ++q) {
     if (used[q].empty()) continue;
     const absl::flat_hash_set<ValueId> receive =
-        recomputation_internal::receive_per_location(profile, sources_of, owner_of, round_trip, fixed_home,
+        recomputation_internal::receive_per_location(profile, sources_of, owner_of, contributed, fixed_home,
                                                      limits, q, mark, used[q]);
     for (ValueId v : used[q]) {
       if (!receive.contains(v)) plan.recomputed.insert(static_cast<std::uint64_t>(v) * procs + q);
