@@ -75,10 +75,7 @@ inline CommEstimate project_run(const CommEstimate& before, CommEstimate last, s
   if (iterations <= last.iterations + 1) return last;
   const std::uint64_t repeats = iterations - (last.iterations + 1);
   // Later costs never undo earlier ones: a run stopped later holds all of an earlier stop's.
-  auto grow = [&](std::uint64_t& x, std::uint64_t earlier) { x += repeats * (x > earlier ? x - earlier : 0); };
-  auto grow_seconds = [&](double& x, double earlier) {
-    x += static_cast<double>(repeats) * std::max(0.0, x - earlier);
-  };
+  auto grow = [&]<class T>(T& x, T earlier) { x += static_cast<T>(repeats) * (x > earlier ? x - earlier : T{0}); };
   grow(last.p2p_bytes, before.p2p_bytes);
   grow(last.p2p_messages, before.p2p_messages);
   grow(last.broadcast_bytes, before.broadcast_bytes);
@@ -93,9 +90,9 @@ inline CommEstimate project_run(const CommEstimate& before, CommEstimate last, s
   for (std::size_t p = 0; p < last.process_work.size() && p < before.process_work.size(); ++p) {
     grow(last.process_work[p], before.process_work[p]);
   }
-  grow_seconds(last.compute_seconds, before.compute_seconds);
-  grow_seconds(last.exchange_seconds, before.exchange_seconds);
-  grow_seconds(last.seconds, before.seconds);
+  grow(last.compute_seconds, before.compute_seconds);
+  grow(last.exchange_seconds, before.exchange_seconds);
+  grow(last.seconds, before.seconds);
   last.iterations = iterations;
   return last;
 }
