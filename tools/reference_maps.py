@@ -13,7 +13,9 @@ blocks one element longer) over a process grid from MPI_Dims_create
 numbered as `analyze` lists them (allocation order); arrays aligned with a
 named one follow it. LULESH's arrays depend on its size, so the caller names
 the first of each kind: nodelist=N (8 ints per element), nodes=N ((s+1)^3
-doubles), elements=N (s^3 doubles), element_ints=N (s^3 ints).
+doubles), elements=N (s^3 doubles), element_ints=N (s^3 ints). Index arrays
+(spmv's rowptr, LULESH's connectivity) hold structure, not data the region
+computes with, so they are left out of the maps.
 """
 import math
 import sys
@@ -77,7 +79,7 @@ def main():
     # KIND=NUMBER: the first array of each kind (the others of its extent follow it).
     numbers = {kind: int(n) for kind, n in (a.split("=") for a in sys.argv[4:])}
     lines = [f"# {app} {' '.join(map(str, args))} on {p} processes: the MPI reference's decomposition"]
-    if app == "heat2d":  # u (#1), unew aligned; MPI_Dims_create(P, 2) blocks of the n x n grid
+    if app in ("heat2d", "redblack"):  # u (#1), unew or f aligned; MPI_Dims_create(P, 2) blocks of n x n
         n = args[0]
         lines += runs(1, grid_owners([n, n], dims_create(p, 2)))
     elif app == "matmul":  # A (#1), B, C aligned; sqrt(P) x sqrt(P) blocks
@@ -91,10 +93,9 @@ def main():
     elif app == "spmv":  # rowptr #1, colidx #2, val #3, x #4, y #5 (aligned): row blocks
         # colidx and val are packed by rowptr, which the map cannot see: they
         # stay block (inputs, each sent at most once where a cut misses a row).
+        # rowptr holds loop bounds, structure rather than data: not in a map.
         n = args[0]
-        rows = [block_of(r, p, n) for r in range(n)]
-        lines += runs(1, rows + [rows[-1]])
-        lines += runs(4, rows)
+        lines += runs(4, [block_of(r, p, n) for r in range(n)])
     elif app == "lulesh":  # element and node arrays named by `numbers` (below), the rest block
         s, q = args[0], round(p ** (1 / 3))
         if q ** 3 != p:
@@ -103,9 +104,9 @@ def main():
         # A node goes with its lowest-indexed element (examples/lulesh/cube_estimate.cc).
         nodes = grid_owners([s + 1, s + 1, s + 1], [q, q, q], [s, s, s], offset=1)
         for kind, array in numbers.items():
-            if kind == "nodelist":  # 8 node numbers per element
-                lines += runs(array, [o for o in elements for _ in range(8)])
-            elif kind == "nodes":
+            if kind in ("nodelist", "element_ints"):  # connectivity: structure, not data (not in a map)
+                continue
+            if kind == "nodes":
                 lines += runs(array, nodes)
             else:  # one value per element (doubles, or ints: arrays of another extent)
                 lines += runs(array, elements)
