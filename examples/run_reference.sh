@@ -2,14 +2,14 @@
 # run_reference.sh APP NPROCS [app args...]
 #
 # Builds the PMPI counter and the MPI reference version of APP (matmul, spmv,
-# heat2d, minighost, lulesh) into $CA_BUILD_DIR (default
+# heat2d, minighost, lulesh, redblack) into $CA_BUILD_DIR (default
 # /tmp/commanalyzer-examples-build), runs it on NPROCS ranks under the
 # counter and prints the application's output followed, on the last line, by
 # the path of the JSON counts ($CA_PMPI_OUT, default
 # $CA_BUILD_DIR/<app>_p<NPROCS>.json).
 set -euo pipefail
 if [ $# -lt 2 ]; then
-  echo "usage: $0 APP NPROCS [args...]   (APP: matmul spmv heat2d minighost lulesh)" >&2
+  echo "usage: $0 APP NPROCS [args...]   (APP: matmul spmv heat2d minighost lulesh redblack)" >&2
   exit 2
 fi
 app="$1"; np="$2"; shift 2

@@ -7,7 +7,7 @@
 # bytes at each level and their spread, (max - min) / min. The target is
 # at most 2 % (docs/DESIGN.md: values independent of the optimizer).
 # Sizes are a quarter to a half of tools/validate.sh's per side, so the
-# twenty analyses take minutes; -O0 runs the slowest.
+# twenty-four analyses take minutes; -O0 runs the slowest.
 # --tool: use this commanalyzer binary (default: build //tools:commanalyzer).
 # --doc: also append the table, with this command, to FILE.
 # Public codes: tools/validate_public.sh --opt -O0,-O1,-O2,-O3.
@@ -37,6 +37,7 @@ cases=(
   "heat2d|128 20|2,8,32"
   "minighost|24 24 24 2 5|8,27"
   "lulesh|12 4|8,27"
+  "redblack|64 10|2,8,32"
 )
 levels=(-O0 -O1 -O2 -O3)
 rows=""

@@ -17,7 +17,7 @@
 #      (full mode) or DIR/VALIDATION.md (--quick, unless --doc is given).
 #
 # --quick: tiny sizes and fewer process counts for CI (well under 2 minutes).
-# --apps: subset, e.g. --apps heat2d,minighost (default: all five).
+# --apps: subset, e.g. --apps heat2d,minighost (default: all six).
 # --analyze-flags: extra options for `commanalyzer analyze`, e.g.
 #   --analyze-flags '--partitioner metis-volume' (default: the tool's defaults).
 # --tool: use this commanalyzer binary, skip set-up and build (Bazel tests).
@@ -72,7 +72,8 @@ done
 # Full sizes: as large as this 2-core machine allows with the whole run under
 # ~15 minutes (see docs/VALIDATION.md for the per-step times). Sizes divide
 # evenly by the process grids where the decomposition allows it (matmul q=2,4,8;
-# heat2d 2-D grids up to 8x8; minighost 3-D grids 2x1x1 .. 4x4x4; lulesh q=2,3,4).
+# heat2d and redblack 2-D grids up to 8x8; minighost 3-D grids 2x1x1 .. 4x4x4;
+# lulesh q=2,3,4).
 # Analysis time and peak memory measured on 2026-11-21 (2 cores, 24 GiB):
 # matmul n=160 142 s / 0.9 GB (n=128: 53 s), spmv 2^18 x 20 56 s / 2.8 GB,
 # heat2d 768^2 x 100 ~60 s (1024^2: 129 s / 11 GB), minighost 60^3 x 4 x 10
@@ -85,6 +86,7 @@ full_cases=(
   "heat2d|512 100|2,4,8,16,32,64"
   "minighost|48 48 48 4 10|2,4,8,16,27,64"
   "lulesh|24 5|8,27,64"
+  "redblack|256 50|2,4,8,16,32,64"
 )
 quick_cases=(
   "matmul|24|4,16"
@@ -92,6 +94,7 @@ quick_cases=(
   "heat2d|48 10|2,4,8"
   "minighost|12 12 12 2 3|8,27"
   "lulesh|6 3|8,27"
+  "redblack|48 10|2,4,8"
 )
 if [ ${#custom_cases[@]} -gt 0 ]; then
   cases=("${custom_cases[@]}")

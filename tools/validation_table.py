@@ -51,6 +51,7 @@ SIZE_NAMES = {
     "heat2d": ["n", "steps"],
     "minighost": ["nx", "ny", "nz", "nvars", "steps"],
     "lulesh": ["s", "steps"],
+    "redblack": ["n", "iterations"],
 }
 
 
