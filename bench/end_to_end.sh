@@ -23,19 +23,31 @@
 #                 own estimate). Processes run one at a time, so this is
 #                 also the most memory the analysis holds at once.
 #
-# Usage: bench/end_to_end.sh [--quick] [--prk KERNELS_CHECKOUT] [--hpccg HPCCG_CHECKOUT]
+# Usage: bench/end_to_end.sh [--quick | --real [--time-limit S]] [--prk KERNELS_CHECKOUT]
+#                            [--hpccg HPCCG_CHECKOUT] [--lulesh2 LULESH_CHECKOUT] [--minife MINIFE_CHECKOUT]
 #   --quick: the examples at tools/validate.sh's quick sizes, the public
 #   codes at small ones. Writes bench/results/end_to_end.md (quick:
 #   bench/results/end_to_end_quick.md).
+#   --real: the sizes a user analyses instead: Heat2D 2048^2 x 200 and,
+#   given checkouts, LULESH 2.0 -s 30 -i 50, HPCCG 64^3 x 50 and miniFE
+#   nx=64 x 50 CG iterations. Native and DFSan (one run each), then one
+#   analyze for six process counts under the tool's memory limit and
+#   --timeout S (default 1200). Each row states the bounds, 30x native +
+#   10 s and 4x native's peak + 0.5 GiB, and whether analyze met them or
+#   where it stopped. Writes bench/results/end_to_end_real.md.
 set -euo pipefail
 command="bench/end_to_end.sh${*:+ $*}"
 options=("$@")
-prk="" hpccg=""
+prk="" hpccg="" lulesh2="" minife="" real=false time_limit=1200
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) ;;
+    --real) real=true ;;
+    --time-limit) time_limit="${2:?--time-limit needs seconds}"; shift ;;
     --prk) prk="$(cd "${2:?--prk needs a directory}" && pwd)"; shift ;;
     --hpccg) hpccg="$(cd "${2:?--hpccg needs a directory}" && pwd)"; shift ;;
+    --lulesh2) lulesh2="$(cd "${2:?--lulesh2 needs a directory}" && pwd)"; shift ;;
+    --minife) minife="$(cd "${2:?--minife needs a directory}" && pwd)"; shift ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "end_to_end.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -106,6 +118,85 @@ row() {
     >>"$work/report"
 }
 
+# real_row NAME LANG "ARGS" PROCS SOURCES_AND_FLAGS...: a program at a real
+# size: native and DFSan once each, then analyze under the limits; appends
+# its row to the report.
+real_row() {
+  local name="$1" lang="$2" args="$3" procs="$4"; shift 4
+  local cc=clang-16
+  [ "$lang" = c ] || cc=clang++-16
+  echo "[end_to_end] $name: building native and DFSan" >&2
+  rm -rf "$work/run" && mkdir -p "$work/run"
+  cd "$work/run"
+  { $cc -O2 "$@" -o "$work/native" -lm && dfsan_build "$work/dfsan" "$lang" "$@"; } 2>"$work/err" ||
+    { tail -20 "$work/err" >&2; exit 1; }
+  echo "[end_to_end] $name: native and DFSan runs" >&2
+  # shellcheck disable=SC2086
+  measure "$work/m_native" 1 "$work/native" $args
+  # shellcheck disable=SC2086
+  measure "$work/m_dfsan" 1 "$work/dfsan" $args
+  echo "[end_to_end] $name: analyze --procs $procs (at most $time_limit s)" >&2
+  rm -rf "$work/tmp" && mkdir -p "$work/tmp"
+  local start=$EPOCHREALTIME status=0
+  # shellcheck disable=SC2086
+  TMPDIR="$work/tmp" /usr/bin/time -f "%M" -o "$work/t" "$tool" analyze "$@" -O2 --procs "$procs" \
+    --timeout "$time_limit" -- $args >/dev/null 2>"$work/analyze.err" || status=$?
+  local seconds peak_kib why=""
+  seconds=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+  peak_kib=$(tail -1 "$work/t")
+  if [ "$status" != 0 ]; then  # the tool's own last word on why it stopped
+    why=$(grep -v '^\[commanalyzer\]' "$work/analyze.err" | grep . | tail -1 | cut -c1-220 | tr '|' '/')
+    why="stopped (status $status) after $seconds s: ${why:-no message}"
+  fi
+  cd "$root"
+  read -r ns nk <"$work/m_native"
+  read -r ds _ <"$work/m_dfsan"
+  awk -v name="$name" -v procs="$procs" -v ns="$ns" -v nk="$nk" -v ds="$ds" -v as="$seconds" -v ak="$peak_kib" \
+    -v why="$why" 'BEGIN {
+      tb = 30 * ns + 10; mb = (4 * nk + 0.5 * 1048576) / 1048576; ag = ak / 1048576;
+      if (why != "") outcome = why;
+      else if (as <= tb && ag <= mb) outcome = "met";
+      else outcome = sprintf("over: %.1fx the time bound, %.1fx the memory bound", as / tb, ag / mb);
+      printf "| %s | %s | %.2f | %.0f | %.1f | %.1f | %.2f | %.1f | %.2f | %s |\n",
+        name, procs, ns, nk / 1024, ds, as, ag, tb, mb, outcome }' >>"$work/report"
+}
+
+if $real; then
+  {
+    echo "# End to end at real sizes"
+    echo
+    echo "Command: \`$command\`; $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores (shared), commit $(git rev-parse --short HEAD)."
+    echo "Native (clang-16 -O2) and DFSan: one run each, wall seconds and peak resident MiB. analyze:"
+    echo "\`commanalyzer analyze SOURCES -O2 --procs LIST --timeout $time_limit -- ARGS\` (the tool's default"
+    echo "memory limit, 3/4 of the machine), wall seconds and the peak resident set of it and its children."
+    echo "Bounds: 30x native + 10 s; 4x native's peak + 0.5 GiB."
+    echo
+    echo "| program | procs | native s | native MiB | DFSan s | analyze s | analyze peak GiB | time bound s | memory bound GiB | outcome |"
+    echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"
+  } >"$work/report"
+  real_row "heat2d 2048 200" c "2048 200" 2,4,8,16,32,64 "$root/examples/heat2d/heat2d_seq.c" -I"$root/include"
+  # real_public CODE CHECKOUT SIZE ITERATIONS PROCS [ARGS]: a public code as
+  # tools/validate_public.sh prepares it; ARGS replaces its program arguments.
+  real_public() {
+    local code="$1" checkout="$2" size="$3" iterations="$4" procs="$5" own_args="${6:-}"
+    tools/validate_public.sh --code "$code" "$checkout" --size "$size" --iterations "$iterations" \
+      --procs "$procs" --out "$work/$code" --prepare-only
+    # shellcheck source=/dev/null
+    source "$work/$code/program.sh"  # lang, serial, defs, args, what, incs (and its environment)
+    [ -z "$own_args" ] || { read -r -a args <<<"$own_args"; what="run as \`${args[*]}\`, $iterations iterations"; }
+    real_row "$code ($what)" "$lang" "${args[*]}" "$procs" "${serial[@]}" -I"$root/include" "${incs[@]}" \
+      ${defs[@]+"${defs[@]}"}
+  }
+  # LULESH needs cubes whose root divides the edge (30: 2, 3, 5, 6, 10, 15).
+  [ -z "$lulesh2" ] || real_public lulesh2 "$lulesh2" 30 50 8,27,125,216,1000,3375
+  [ -z "$hpccg" ] || real_public hpccg "$hpccg" 64 50 2,4,8,16,32,64 "64 64 64"
+  [ -z "$minife" ] || real_public minife "$minife" 64 50 2,4,8,16,32,64
+  mkdir -p bench/results
+  cp "$work/report" bench/results/end_to_end_real.md
+  cat bench/results/end_to_end_real.md
+  exit 0
+fi
+
 {
   echo "# End to end: what a user waits for"
   echo
@@ -132,8 +223,8 @@ public() {
   tools/validate_public.sh --code "$code" "$checkout" --size "$size" --iterations "$iterations" \
     --out "$work/$code" --prepare-only
   # shellcheck source=/dev/null
-  source "$work/$code/program.sh"  # lang, serial, defs, args, what, include_dir (and its environment)
-  row "$code ($what)" "$lang" "${args[*]}" "$procs" "${serial[@]}" -I"$root/include" -I"$include_dir" \
+  source "$work/$code/program.sh"  # lang, serial, defs, args, what, incs (and its environment)
+  row "$code ($what)" "$lang" "${args[*]}" "$procs" "${serial[@]}" -I"$root/include" "${incs[@]}" \
     ${defs[@]+"${defs[@]}"}
 }
 if [ -n "$prk" ]; then

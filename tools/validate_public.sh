@@ -88,7 +88,8 @@
 #   instead of building //tools:commanalyzer with bazel.
 # --prepare-only: only copy and patch the code into DIR/src and write
 #   DIR/program.sh, which a script sources for the serial build (bash arrays
-#   lang, serial, defs, args; its environment exported): bench/end_to_end.sh.
+#   lang, serial, defs, args, incs (the -I options); its environment
+#   exported): bench/end_to_end.sh.
 # --measure-only: only the MPI runs (DIR/measured_pP.json), no analysis: a
 #   size too large to analyse (tools/validate_model.sh).
 # A full tools/validate.sh run rewrites docs/VALIDATION.md: run this after
@@ -341,8 +342,9 @@ if [ $prepare_only = 1 ]; then
   lang=c
   [ $cxx = mpicxx ] && lang=c++
   include_dir="$work/include"
-  { declare -p lang serial defs args what include_dir
+  { declare -p lang serial defs args what include_dir incs
     if [ -n "${HPCCG_MAX_ITER:-}" ]; then echo "export HPCCG_MAX_ITER=$HPCCG_MAX_ITER"; fi
+    if [ -n "${MINIFE_MAX_ITER:-}" ]; then echo "export MINIFE_MAX_ITER=$MINIFE_MAX_ITER"; fi
   } > "$out/program.sh"
   exit 0
 fi
