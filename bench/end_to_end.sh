@@ -145,7 +145,8 @@ real_row() {
   seconds=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
   peak_kib=$(tail -1 "$work/t")
   if [ "$status" != 0 ]; then  # the tool's own last word on why it stopped
-    why=$(grep -v '^\[commanalyzer\]' "$work/analyze.err" | grep . | tail -1 | cut -c1-220 | tr '|' '/')
+    why=$(grep -v '^\[commanalyzer\]' "$work/analyze.err" | grep . | tail -1 | sed 's/ (profile kept at .*//' |
+      cut -c1-220 | tr '|' '/')
     why="stopped (status $status) after $seconds s: ${why:-no message}"
   fi
   cd "$root"
