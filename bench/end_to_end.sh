@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What a user waits for, end to end, one row per program: the five examples
+# What a user waits for, end to end, one row per program: the examples
 # at their validation sizes (`tools/validate.sh --list-cases`) and, given
 # checkouts, the public codes of tools/validate_public.sh at its validation
 # sizes (PRK stencil 256^2 x 10, HPCCG 16x16x64 x 10). All built at -O2.
