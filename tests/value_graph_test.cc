@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <random>
 #include <set>
 #include <utility>
@@ -135,6 +136,56 @@ TEST(ValueGraph, MergesTheResultsOfOneSiteComputedFromTheSameVertices) {
   // the later ones u as copied from unew.
   EXPECT_EQ(results[per_element], 4u * 1022);
   EXPECT_EQ(at_site[per_element].size(), 2u * 1022);
+}
+
+// An element overwritten without being read: the product y = A x of each
+// iteration is one vertex per element (the graph does not grow with the
+// iterations), while a work slot refilled from other elements each time
+// stays a vertex per fill (no hub of everything it ever held), and so does
+// a work array allocated and freed each step at the same address, filled
+// from the same elements (another array each time).
+TEST(ValueGraph, MergesAnElementOverwrittenFromTheSameVertices) {
+  auto run = [](int steps) {
+    constexpr std::uint64_t n = 256;  // 2 KiB arrays: tracked (TrackedArrays::kMinBytes)
+    auto a = std::make_unique<Analyzer<>>();
+    const Array x{0x100000}, y{0x200000}, work{0x300000}, step{0x400000};
+    a->allocation(x.base, 8 * n);
+    a->allocation(y.base, 8 * n);
+    a->allocation(work.base, 8 * n);
+    for (std::uint64_t i = 0; i < n; ++i) a->store(x.at(i), 8, a->compute(kNoLabel));
+    a->region_begin();
+    for (int t = 0; t < steps; ++t) {
+      for (std::uint64_t i = 1; i + 1 < n; ++i) {  // y = A x, a 3-point row
+        a->store(y.at(i), 8, a->compute(a->join(a->join(a->load(x.at(i - 1), 8), a->load(x.at(i), 8)),
+                                                a->load(x.at(i + 1), 8))));
+      }
+      // work[0] = x[t] + x[t + 1]: other elements each time
+      a->store(work.at(0), 8, a->compute(a->join(a->load(x.at(t), 8), a->load(x.at(t + 1), 8))));
+      a->allocation(step.base, 8 * n);  // step[0] = x[1] + x[2] in this step's own array
+      a->store(step.at(0), 8, a->compute(a->join(a->load(x.at(1), 8), a->load(x.at(2), 8))));
+      a->release(step.base);
+      for (std::uint64_t i = 1; i + 1 < n; ++i) {  // x += y, an exclusive update
+        a->store(x.at(i), 8, a->compute(a->join(a->load(x.at(i), 8), a->load(y.at(i), 8))));
+      }
+      a->iteration();
+    }
+    a->region_end();
+    return a;
+  };
+  const auto short_run = run(3), long_run = run(6);
+  const ValueGraph small = ValueGraph::build(short_run->profile());
+  const ValueGraph large = ValueGraph::build(long_run->profile());
+  std::set<ValueGraph::Vertex> work_vertices, step_vertices;
+  for (VertexId v = 0; v < long_run->profile().vertex_count(); ++v) {
+    if (large.local(v) == ValueGraph::kAbsent) continue;
+    if (long_run->profile().vertex_home[v] == 0x300000) work_vertices.insert(large.local(v));
+    if (long_run->profile().vertex_home[v] == 0x400000) step_vertices.insert(large.local(v));
+  }
+  EXPECT_EQ(work_vertices.size(), 6u);
+  EXPECT_EQ(step_vertices.size(), 6u);
+  // Only the work slot's fills and the step arrays are new: three more
+  // steps, six more vertices.
+  EXPECT_EQ(large.vertex_count(), small.vertex_count() + 6);
 }
 
 // Results of one site are merged by the set of vertices they read, told

@@ -143,19 +143,25 @@ class ValueGraph {
   // decision on a merged dot product). A register result has
   // no location to tell which result it is, as an array element has; what
   // it is computed from does (a dot product of the same vectors, the
-  // minimum over one region's elements, one element's decision). As one
-  // vertex, the graph, like the location graph, does not grow with the
-  // number of iterations, where a vertex per result would add a neighbour
-  // of every element it reads each step.
+  // minimum over one region's elements, one element's decision). Likewise
+  // an array element overwritten without being read (a product y = A x
+  // each iteration, which coalescing does not join to the value it
+  // replaces): the values the same element gets from the same vertices
+  // are one vertex, while a work slot refilled from other data each time
+  // stays a vertex per fill. As one vertex, the graph, like the location
+  // graph, does not grow with the number of iterations, where a vertex per
+  // result would add a neighbour of every element it reads each step.
   template <class Profile>
   static std::vector<VertexId> site_vertices(const Profile& profile) {
     std::vector<VertexId> vertex_of(profile.vertex_count());
     for (VertexId x = 0; x < vertex_of.size(); ++x) vertex_of[x] = x;
-    // (site, fingerprint of the set of source vertices) -> first vertex.
+    // (site or element, fingerprint of the set of source vertices) -> first vertex.
     // The fingerprint is order-free (a sum of mixed ids, with the set's
     // size, least and greatest), as a region's minimum or a residual reads
     // a whole array each step: no sort of it per result.
-    using Key = std::tuple<Address, std::uint64_t, std::size_t, VertexId, VertexId>;
+    // An element's array is part of it: a block freed and allocated again
+    // at the same address is another array (a work array of each step).
+    using Key = std::tuple<Address, std::uint32_t, std::uint64_t, std::size_t, VertexId, VertexId>;
     absl::flat_hash_map<Key, VertexId> first;
     std::vector<bool> seen(profile.vertex_count(), false);
     // stamp[y] == x: y already counted among x's sources (each x is looked at once).
@@ -163,7 +169,7 @@ class ValueGraph {
     profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
       const VertexId x = profile.values.vertex(v);
       const Address home = profile.vertex_home[x];
-      if (home < kUseSiteBase || seen[x]) return;
+      if (seen[x] || (home < kUseSiteBase && profile.vertex_group[x] == 0)) return;
       seen[x] = true;
       std::size_t count = 0;
       std::uint64_t sum = 0;
@@ -178,7 +184,7 @@ class ValueGraph {
         greatest = std::max(greatest, y);
       }
       if (count == 0) return;
-      const Key key{home, sum, count, least, greatest};
+      const Key key{home, profile.vertex_group[x], sum, count, least, greatest};
       vertex_of[x] = first.try_emplace(key, x).first->second;
     });
     return vertex_of;
