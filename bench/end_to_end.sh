@@ -78,18 +78,27 @@ dfsan_build() {
   clang++-16 -fsanitize=dataflow "$objects"/*.o -o "$out" -lm
 }
 
-# row NAME LANG "ARGS" PROCS SOURCES_AND_FLAGS...: measures one program and
-# appends its row to the report. Runs start in $work/run (HPCCG writes a file).
-row() {
-  local name="$1" lang="$2" args="$3" procs="$4"; shift 4
+# build_native_and_dfsan LANG SOURCES_AND_FLAGS...: $work/native (-O2) and
+# $work/dfsan, leaving the working directory at a fresh $work/run, where the
+# runs start (HPCCG writes a file). Compiler warnings are the public codes'
+# own: shown only when a build fails.
+build_native_and_dfsan() {
+  local lang="$1"; shift
   local cc=clang-16
   [ "$lang" = c ] || cc=clang++-16
-  echo "[end_to_end] $name: building" >&2
   rm -rf "$work/run" && mkdir -p "$work/run"
   cd "$work/run"
-  # (compiler warnings are the public codes' own: shown only when a build fails)
-  { $cc -O2 "$@" -o "$work/native" -lm && dfsan_build "$work/dfsan" "$lang" "$@" &&
-    "$tool" build -O2 "$@" --output "$work/instrumented"; } 2>"$work/err" || { tail -20 "$work/err" >&2; exit 1; }
+  { $cc -O2 "$@" -o "$work/native" -lm && dfsan_build "$work/dfsan" "$lang" "$@"; } 2>"$work/err" ||
+    { tail -20 "$work/err" >&2; exit 1; }
+}
+
+# row NAME LANG "ARGS" PROCS SOURCES_AND_FLAGS...: measures one program and
+# appends its row to the report.
+row() {
+  local name="$1" lang="$2" args="$3" procs="$4"; shift 4
+  echo "[end_to_end] $name: building" >&2
+  build_native_and_dfsan "$lang" "$@"
+  "$tool" build -O2 "$@" --output "$work/instrumented" 2>"$work/err" || { tail -20 "$work/err" >&2; exit 1; }
   echo "[end_to_end] $name: native, DFSan, instrumented runs" >&2
   # shellcheck disable=SC2086
   measure "$work/m_native" 3 "$work/native" $args
@@ -123,13 +132,8 @@ row() {
 # its row to the report.
 real_row() {
   local name="$1" lang="$2" args="$3" procs="$4"; shift 4
-  local cc=clang-16
-  [ "$lang" = c ] || cc=clang++-16
   echo "[end_to_end] $name: building native and DFSan" >&2
-  rm -rf "$work/run" && mkdir -p "$work/run"
-  cd "$work/run"
-  { $cc -O2 "$@" -o "$work/native" -lm && dfsan_build "$work/dfsan" "$lang" "$@"; } 2>"$work/err" ||
-    { tail -20 "$work/err" >&2; exit 1; }
+  build_native_and_dfsan "$lang" "$@"
   echo "[end_to_end] $name: native and DFSan runs" >&2
   # shellcheck disable=SC2086
   measure "$work/m_native" 1 "$work/native" $args
