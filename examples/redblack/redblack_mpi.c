@@ -50,14 +50,15 @@ static int interior(int g, int n) { return g >= 1 && g <= n - 2; }
 
 // Packs (pack = 1) or unpacks the points of `colour` on the line of local
 // points (li, lj) + k (di, dj), k = 0 .. len - 1, whose global position is
-// inside the grid's interior. Returns how many.
+// inside the grid's interior; with buf NULL only counts them. Returns how
+// many.
 static int line(struct Block *b, int li, int lj, int di, int dj, int len, int colour, double *buf, int pack) {
   int count = 0;
   for (int k = 0; k < len; ++k, li += di, lj += dj) {
     int gi = b->i0 + li - 1, gj = b->j0 + lj - 1;
     if (!interior(gi, b->n) || !interior(gj, b->n) || (gi + gj) % 2 != colour) continue;
-    if (pack) buf[count] = U(b, li, lj);
-    else U(b, li, lj) = buf[count];
+    if (buf != NULL && pack) buf[count] = U(b, li, lj);
+    else if (buf != NULL) U(b, li, lj) = buf[count];
     ++count;
   }
   return count;
@@ -82,7 +83,7 @@ static void exchange(struct Block *b, MPI_Comm cart, int colour, int up, int dow
     at[s] = offset;
     if (sides[s].peer == MPI_PROC_NULL) continue;
     // What the neighbour sends is this rank's halo line of the same colour.
-    counts[s] = line(b, sides[s].hi, sides[s].hj, sides[s].di, sides[s].dj, sides[s].len, colour, in + offset, 0);
+    counts[s] = line(b, sides[s].hi, sides[s].hj, sides[s].di, sides[s].dj, sides[s].len, colour, NULL, 0);
     if (counts[s] > 0) MPI_Irecv(in + offset, counts[s], MPI_DOUBLE, sides[s].peer, 0, cart, &req[r++]);
     offset += sides[s].len;
   }
