@@ -110,6 +110,7 @@ void write_profile_at_exit() {
   if (g_forked_child) return;
   InRuntime guard;
   RuntimeAnalyzer& a = *g_analyzer;
+  const std::size_t analysis_memory = a.memory_bytes();  // the run's, before finish() drops the unread set-up
   a.finish();
   const char* env = std::getenv("COMMANALYZER_PROFILE");
   const std::string path = env && *env ? env : "commanalyzer.profile";
@@ -118,7 +119,7 @@ void write_profile_at_exit() {
   info.word_bytes = RuntimeAnalyzer::kWordBytes;
   info.metadata = "runtime_loads=" + std::to_string(s.loads) + " stores=" + std::to_string(s.stores) +
                   " replications=" + std::to_string(s.replications) + " creations=" + std::to_string(s.creations) +
-                  " inputs=" + std::to_string(s.inputs) + " uses=" + std::to_string(s.uses) + " analysis_memory_bytes=" + std::to_string(a.memory_bytes()) +
+                  " inputs=" + std::to_string(s.inputs) + " uses=" + std::to_string(s.uses) + " analysis_memory_bytes=" + std::to_string(analysis_memory) +
                   " label_nodes=" + std::to_string(a.slicer().node_count()) +
                   " label_collections=" + std::to_string(a.slicer().collections());
   try {

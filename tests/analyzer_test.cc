@@ -328,6 +328,54 @@ TEST(Region, OnlyFlowsInsideTheRegionCount) {
   EXPECT_EQ(a.profile().phase_of(flows[1].first), 1u);
 }
 
+// At the end, the set-up's values the region does not read are dropped and
+// the rest renumbered in order (unread_set_up.h), in both kinds of store.
+template <class Values>
+class UnreadSetUp : public ::testing::Test {};
+using BothStores = ::testing::Types<CompactValueStore, LiveAtEndValueStore>;
+TYPED_TEST_SUITE(UnreadSetUp, BothStores);
+
+TYPED_TEST(UnreadSetUp, FinishDropsTheSetUpValuesTheRegionDoesNotRead) {
+  Analyzer<PagedShadowMemory<>, UnionDagSlicer, CoalesceExclusiveUpdates, TypeParam, VarintFlowStore> a;
+  const Array u{0x1000}, scratch{0x8000};
+  for (std::uint64_t i = 0; i < 100; ++i) {  // an assembly's temporaries
+    a.store(scratch.at(i % 4), 8, a.compute(a.join(a.load(scratch.at(4 + i % 4), 8), a.load(u.at(1), 8))));
+  }
+  a.store(u.at(0), 8, a.compute(a.load(u.at(1), 8)));  // the set-up's value the region reads
+  const std::size_t set_up_values = a.profile().values.count();
+  ASSERT_GT(set_up_values, 100u);
+  a.region_begin();
+  a.store(u.at(2), 8, a.compute(a.load(u.at(0), 8)));
+  a.iteration();
+  a.store(u.at(3), 8, a.compute(a.load(u.at(2), 8)));
+  a.iteration();
+  a.region_end();
+  a.finish();
+  const auto& p = a.profile();
+  ASSERT_EQ(p.values.count(), 3u);  // u[0]'s set-up value, then the region's two
+  ASSERT_EQ(p.vertex_count(), 3u);  // the scratch vertices are gone
+  for (ValueId v = 1; v <= 3; ++v) EXPECT_EQ(p.values.vertex(v), v - 1);
+  EXPECT_EQ(p.vertex_home[0], u.at(0));
+  EXPECT_EQ(p.vertex_home[2], u.at(3));
+  EXPECT_EQ(p.vertex_weight[0], 1u);
+  EXPECT_EQ(flows_of(p), (std::vector<Flow>{{2, {1}}, {3, {2}}}));
+  EXPECT_EQ(p.iteration_marks, (std::vector<ValueId>{3, 4}));
+  EXPECT_EQ(p.phase_of(2), 0u);
+  EXPECT_EQ(p.phase_of(3), 1u);
+  for (ValueId v = 1; v <= 3; ++v) EXPECT_EQ(p.values.kind(v), ValueKind::kOutput) << v;  // all still in memory
+  EXPECT_EQ(p.site_of(3), p.site_of(2));
+}
+
+// Without an explicit region the whole run counts: nothing is dropped.
+TEST(UnreadSetUp, KeepsEveryValueWithoutARegion) {
+  Analyzer<> a;
+  const Array u{0x1000};
+  for (std::uint64_t i = 0; i < 10; ++i) a.store(u.at(i % 2), 8, a.compute(a.load(u.at(2), 8)));
+  const std::size_t values = a.profile().values.count();
+  a.finish();
+  EXPECT_EQ(a.profile().values.count(), values);
+}
+
 // Branch decisions (Analyzer::use): a compound label is consumed like a
 // store to the site's virtual location; one value, or f(one value), is not.
 template <class S>

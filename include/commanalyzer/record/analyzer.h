@@ -39,6 +39,7 @@
 #include "commanalyzer/record/slicer.h"
 #include "commanalyzer/record/tracked_arrays.h"
 #include "commanalyzer/record/types.h"
+#include "commanalyzer/record/unread_set_up.h"
 #include "commanalyzer/record/value_store.h"
 
 namespace commanalyzer {
@@ -307,8 +308,11 @@ class Analyzer {
 
   // The first region_begin discards what was recorded before it: only the
   // region(s) of interest count. Without any region, the whole run counts.
+  // The set-up's values the region does not read go at the end (finish).
   void region_begin() {
-    if (region_.begin()) profile_.discard_recorded();
+    if (!region_.begin()) return;
+    profile_.discard_recorded();
+    first_region_value_ = static_cast<ValueId>(profile_.values.count() + 1);
   }
 
   void region_end() { region_.end(); }
@@ -318,7 +322,9 @@ class Analyzer {
   }
 
   // End of program: closes an open (or implicit) region. A value store that
-  // does not count copies learns here which values are live.
+  // does not count copies learns here which values are live. Value ids
+  // change (unread_set_up.h): the run's labels and shadow words are not to
+  // be used after.
   void finish() {
     region_end();
     arrays_.fuse_row_tables(profile_);
@@ -326,6 +332,7 @@ class Analyzer {
       profile_.values.reset_live();
       words_.shadow().for_each_value([&](ValueId v) { profile_.values.mark_live(v); });
     }
+    drop_unread_set_up(profile_, std::exchange(first_region_value_, 0));
   }
 
   // ----------------------------------------------------------- results
@@ -379,6 +386,7 @@ class Analyzer {
   RunningLoopResult<SlicerT> running_result_;
   LoopReductions reductions_;
   RegionOfInterest region_;
+  ValueId first_region_value_ = 0;  // the first explicit region's first value (0: no region)
 };
 
 }  // namespace commanalyzer
