@@ -78,6 +78,7 @@
 
 #include "llvm/Analysis/GlobalsModRef.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -91,6 +92,7 @@
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/LCSSA.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 #include "pass/array_sites.h"
 #include "pass/function_instrumenter.h"
 #include "pass/global_arrays.h"
@@ -104,10 +106,30 @@ using namespace commanalyzer::pass;
 
 namespace {
 
+// A module that calls __commanalyzer_region_begin (CA_REGION_BEGIN) tells
+// the runtime before the program starts that a region will begin: what
+// runs before it is set-up, which the runtime then does not record in
+// full (Analyzer::expect_region).
+bool announceRegion(Module &M) {
+  Function *Begin = M.getFunction("__commanalyzer_region_begin");
+  if (Begin == nullptr || none_of(Begin->users(), [](User *U) { return isa<CallBase>(U); }))
+    return false;
+  LLVMContext &C = M.getContext();
+  FunctionCallee Hook =
+      M.getOrInsertFunction("__ca_expect_region", FunctionType::get(Type::getVoidTy(C), false));
+  Function *Ctor = Function::Create(FunctionType::get(Type::getVoidTy(C), false),
+                                    GlobalValue::InternalLinkage, "__ca_announce_region", M);
+  IRBuilder<> B(BasicBlock::Create(C, "", Ctor));
+  B.CreateCall(Hook);
+  B.CreateRetVoid();
+  appendToGlobalCtors(M, Ctor, 102);
+  return true;
+}
+
 struct CommAnalyzerPass : PassInfoMixin<CommAnalyzerPass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
     ArraySites Arrays;
-    const bool Registered = registerGlobalArrays(M, Arrays);
+    const bool Registered = registerGlobalArrays(M, Arrays) | announceRegion(M);
     SmallVector<Function *, 32> Work;
     for (Function &F : M)
       if (!F.isDeclaration() && !isRuntimeName(F.getName()) &&

@@ -111,6 +111,7 @@ void write_profile_at_exit() {
   InRuntime guard;
   RuntimeAnalyzer& a = *g_analyzer;
   const std::size_t analysis_memory = a.memory_bytes();  // the run's, before finish() drops the unread set-up
+  const bool region_never_begun = a.in_set_up();  // said in the profile, not on the program's stderr
   a.finish();
   const char* env = std::getenv("COMMANALYZER_PROFILE");
   const std::string path = env && *env ? env : "commanalyzer.profile";
@@ -121,7 +122,8 @@ void write_profile_at_exit() {
                   " replications=" + std::to_string(s.replications) + " creations=" + std::to_string(s.creations) +
                   " inputs=" + std::to_string(s.inputs) + " uses=" + std::to_string(s.uses) + " analysis_memory_bytes=" + std::to_string(analysis_memory) +
                   " label_nodes=" + std::to_string(a.slicer().node_count()) +
-                  " label_collections=" + std::to_string(a.slicer().collections());
+                  " label_collections=" + std::to_string(a.slicer().collections()) +
+                  (region_never_begun ? " region=never-begun" : "");
   try {
     commanalyzer::save_profile(path, a.profile(), info);
   } catch (const std::exception& e) {
@@ -676,6 +678,11 @@ ca_label __ca_value(ca_label label, uint32_t site) {
   }
   forget_big_walk();
   return result;
+}
+
+void __ca_expect_region(void) {
+  InRuntime guard;
+  analyzer().expect_region();
 }
 
 void __commanalyzer_region_begin(void) {

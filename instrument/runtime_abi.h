@@ -190,6 +190,12 @@ typedef struct {
 } ca_array_site;
 void __ca_array_sites(const ca_array_site* sites, uint32_t count);
 
+// A module that calls __commanalyzer_region_begin (CA_REGION_BEGIN) calls
+// this from a constructor: the program marks a region, and what comes
+// before it is set-up whose flows the region discards (Analyzer::
+// expect_region).
+void __ca_expect_region(void);
+
 // Region of interest and iteration marks (include/commanalyzer/annotate.h).
 void __commanalyzer_region_begin(void);
 void __commanalyzer_region_end(void);

@@ -393,6 +393,7 @@ void __ca_memset(void* dst, uint64_t size) {
   fill(dst, size, id);
 }
 
+void __ca_expect_region(void) { fputs("EXPECT_REGION\n", trace()); }
 void __commanalyzer_region_begin(void) { fputs("REGION_BEGIN\n", trace()); }
 void __commanalyzer_region_end(void) { fputs("REGION_END\n", trace()); }
 void __commanalyzer_iteration(void) { fputs("ITERATION\n", trace()); }

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <span>
 #include <utility>
 #include <vector>
@@ -364,6 +365,49 @@ TYPED_TEST(UnreadSetUp, FinishDropsTheSetUpValuesTheRegionDoesNotRead) {
   EXPECT_EQ(p.phase_of(3), 1u);
   for (ValueId v = 1; v <= 3; ++v) EXPECT_EQ(p.values.kind(v), ValueKind::kOutput) << v;  // all still in memory
   EXPECT_EQ(p.site_of(3), p.site_of(2));
+}
+
+// A program that marks a region runs its set-up without looking for the
+// sources of what it stores (Analyzer::expect_region): the region's flows
+// and where their sources live are those of a full recording.
+TEST(UnreadSetUp, ASetUpRunWithoutSourcesRecordsTheSameRegion) {
+  using Recorder = Analyzer<PagedShadowMemory<>, UnionDagSlicer, CoalesceExclusiveUpdates, LiveAtEndValueStore,
+                            VarintFlowStore>;
+  auto run = [](bool expect_region) {
+    auto a = std::make_unique<Recorder>();
+    if (expect_region) a->expect_region();
+    const Array x{0x1000}, sum{0x9000}, tmp{0x20000};
+    for (std::uint64_t e = 0; e < 16; ++e) {  // an assembly: sum[i] += element terms through temporaries
+      a->store(tmp.at(0), 8, a->compute(a->join(a->load(x.at(e), 8), a->load(x.at(e + 1), 8))));
+      a->store(tmp.at(1), 8, a->loop_result(a->join(a->join(a->load(tmp.at(0), 8), a->load(x.at(e + 2), 8)),
+                                                    a->load(x.at(e + 3), 8)), 7));
+      for (std::uint64_t k = 0; k < 2; ++k) {
+        a->store(sum.at(e + k), 8, a->compute(a->join(a->load(sum.at(e + k), 8), a->load(tmp.at(1), 8))));
+      }
+    }
+    EXPECT_EQ(a->in_set_up(), expect_region);
+    a->region_begin();
+    EXPECT_FALSE(a->in_set_up());
+    for (int t = 0; t < 2; ++t) {
+      for (std::uint64_t i = 1; i < 16; ++i) {
+        a->store(x.at(i), 8, a->compute(a->join(a->load(sum.at(i - 1), 8), a->load(sum.at(i + 1), 8))));
+      }
+      a->iteration();
+    }
+    a->region_end();
+    a->finish();
+    return a;
+  };
+  const auto full = run(false), set_up = run(true);
+  const auto& p = full->profile();
+  const auto& q = set_up->profile();
+  ASSERT_EQ(flows_of(p), flows_of(q));
+  EXPECT_EQ(p.iteration_marks, q.iteration_marks);
+  ASSERT_EQ(p.values.count(), q.values.count());
+  for (ValueId v = 1; v <= p.values.count(); ++v) {
+    EXPECT_EQ(p.vertex_home[p.values.vertex(v)], q.vertex_home[q.values.vertex(v)]) << v;
+    EXPECT_EQ(p.vertex_group[p.values.vertex(v)], q.vertex_group[q.values.vertex(v)]) << v;
+  }
 }
 
 // Without an explicit region the whole run counts: nothing is dropped.

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "tools/cli_errors.h"
@@ -30,6 +31,10 @@ void check_report_outputs(const ReportOutputs& outputs) {
 void print_run_facts(const LoadedProfile& profile, const ProfileInfo& info) {
   std::cout << absl::StrFormat("profile: %s; %d iteration%s marked\n", info.metadata, profile.iterations(),
                                profile.iterations() == 1 ? "" : "s");
+  if (absl::StrContains(info.metadata, "region=never-begun")) {
+    std::cerr << "commanalyzer: warning: the program marks a region of interest (CA_REGION_BEGIN) but did not reach "
+                 "it in this run: nothing was recorded\n";
+  }
   // Arrays are named by these numbers (or their variables) in a
   // --distribution file: the program's arrays in allocation order, a
   // library's own buffers (stdout's) left out (Profile::array_numbers).

@@ -12,6 +12,7 @@
 //   a.use(l, site);                     // l decides a branch: consumed
 //   a.allocation(p, n); a.release(p);   // heap arrays (for balance groups)
 //   a.indexed_indirectly(addr);         // x[col[k]]: addr's array is irregular
+//   a.expect_region();                  // the program marks a region: a cheap set-up
 //   a.region_begin(); a.iteration(); a.region_end(); a.finish();
 //
 // The result is a Profile (profile.h), which estimate.h turns into the
@@ -127,6 +128,7 @@ class Analyzer {
       rehome_loop_result(copy, addr);
       return label;
     }
+    if (set_up_) return set_up_value(addr, size, label, first, last);
     slicer_.flatten(label, sources_);
     const bool small_result = running_result_.is(slicer_, label);
     const Label leaf = store_new_value(addr, size, label, site, first, last);
@@ -154,7 +156,8 @@ class Analyzer {
     if (sources_.size() < 3) return false;
     ++stats_.stores;
     const auto [first, last] = words_of<kWordBytes>(addr, size);
-    stored = store_new_value(addr, size, kNoLabel, site, first, last);
+    stored = set_up_ ? slicer_.leaf(set_up_instance(addr, size, first, last))
+                     : store_new_value(addr, size, kNoLabel, site, first, last);
     return true;
   }
 
@@ -169,8 +172,7 @@ class Analyzer {
     // value everywhere) and then updated in each of them would otherwise
     // pull every location into that one value's vertex, a hub.
     const ValueId previous = words_.get(first);
-    const bool homed_here =
-        previous != kNoValue && profile_.vertex_home[profile_.values.vertex(previous)] / kWordBytes == first;
+    const bool homed_here = previous != kNoValue && homed_at(profile_.values.vertex(previous), first);
     const VertexId vertex =
         homed_here && coalescing_.coalesce(previous, sources_) ? profile_.values.vertex(previous) : kNoVertex;
     const ValueId v = new_value(addr, size, /*input=*/false, vertex);
@@ -196,6 +198,7 @@ class Analyzer {
   // decision computed from distributed values (a residual) is a singleton
   // computed from distributed data: an Allreduce per evaluation.
   void use(Label label, std::uint32_t site) {
+    if (set_up_) return;  // the region discards it
     if (!slicer_.is_compound(label)) {
       const ValueId v = slicer_.leaf_value(label & ~kComputedBit);
       if (v == kNoValue || !region_.counting()) return;
@@ -217,6 +220,11 @@ class Analyzer {
   // labels are returned as they are.
   Label loop_result(Label label, std::uint32_t site) {
     if (!slicer_.is_compound(label)) return label;
+    if (set_up_) {
+      ++stats_.stores;
+      const auto [first, last] = words_of<kWordBytes>(kLoopResultBase + Address{8} * site, 8);
+      return set_up_value(kLoopResultBase + Address{8} * site, 8, label, first, last);
+    }
     // A reduction over distributed data, by its size or by its loop's kind
     // (RunningLoopResult::kept_small); a smaller result stays a label.
     running_result_.flatten(slicer_, label, sources_);
@@ -310,12 +318,26 @@ class Analyzer {
   // region(s) of interest count. Without any region, the whole run counts.
   // The set-up's values the region does not read go at the end (finish).
   void region_begin() {
+    set_up_ = false;
     if (!region_.begin()) return;
     profile_.discard_recorded();
     first_region_value_ = static_cast<ValueId>(profile_.values.count() + 1);
   }
 
   void region_end() { region_.end(); }
+
+  // The program marks a region (the instrumentation found CA_REGION_BEGIN
+  // in it), called before it runs: what comes before the region is its
+  // set-up, whose flows the region discards. Until the region begins, a
+  // store makes its value without looking for the value's sources
+  // (set_up_value): the set-up runs at a fraction of the cost (a finite
+  // element assembly's element matrices are large unions to flatten).
+  void expect_region() {
+    if (!region_.begun()) set_up_ = true;
+  }
+  // expect_region() was called, and the region has not begun (at the end:
+  // never did, and nothing was recorded).
+  bool in_set_up() const { return set_up_; }
 
   void iteration() {
     if (region_.counting()) profile_.iteration_marks.push_back(static_cast<ValueId>(profile_.values.count() + 1));
@@ -360,6 +382,31 @@ class Analyzer {
     return v;
   }
 
+  // A value the set-up stores before the region: where it is and how large
+  // is all the region can use of it (its sources are discarded with the
+  // set-up's flows), so they are not looked for. Without them an update
+  // cannot be told from an overwrite: a location's set-up values join the
+  // vertex homed there, as its chain of updates does in a full recording
+  // (the initial zero and the sums of an assembly), so the vertices keep
+  // the order in which locations were first set. A constant stays a
+  // constant, as in store_new_value.
+  Label set_up_value(Address addr, std::uint32_t size, Label label, std::uint64_t first, std::uint64_t last) {
+    const ValueId v = set_up_instance(addr, size, first, last);
+    return (label & ~kComputedBit) == kNoLabel ? label : slicer_.leaf(v);
+  }
+  ValueId set_up_instance(Address addr, std::uint32_t size, std::uint64_t first, std::uint64_t last) {
+    ++stats_.creations;
+    const ValueId previous = words_.get(first);
+    const VertexId vertex = previous != kNoValue && homed_at(profile_.values.vertex(previous), first)
+                                ? profile_.values.vertex(previous)
+                                : kNoVertex;
+    const ValueId v = new_value(addr, size, /*input=*/false, vertex);
+    words_.assign(profile_.values, first, last, v);
+    return v;
+  }
+
+  bool homed_at(VertexId vertex, std::uint64_t word) const { return profile_.vertex_home[vertex] / kWordBytes == word; }
+
   // A new instance; joins `vertex`, or starts a vertex homed at addr.
   ValueId new_value(Address addr, std::uint32_t size, bool input, VertexId vertex) {
     if (vertex == kNoVertex) vertex = profile_.add_vertex(addr, arrays_.array_of(addr));
@@ -387,6 +434,7 @@ class Analyzer {
   LoopReductions reductions_;
   RegionOfInterest region_;
   ValueId first_region_value_ = 0;  // the first explicit region's first value (0: no region)
+  bool set_up_ = false;              // before a region the program marks (expect_region)
 };
 
 }  // namespace commanalyzer

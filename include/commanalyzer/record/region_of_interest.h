@@ -27,6 +27,8 @@ class RegionOfInterest {
     return first;
   }
   void end() { counting_ = false; }
+  // Whether an explicit region has begun.
+  bool begun() const { return explicit_; }
 
   // The iteration of an explicit region under way (`marks` so far), else
   // `outside`.

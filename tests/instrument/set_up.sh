@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# set_up.sh TOOL SOURCE
+#
+# A program that marks its region runs its set-up without recording its
+# flows (Analyzer::expect_region) and keeps only the set-up values the
+# region reads (record/unread_set_up.h). set_up.c computes its data in
+# place before a 1-D relaxation: at -O0 and -O2, on 4 and 8 processes,
+# the estimate is the relaxation's two halo exchanges per step and
+# nothing else, 4 (P - 1) values of 8 bytes a step. Told not to reach its
+# region, the run records nothing, and the tool says so.
+set -uo pipefail
+tool=$(realpath "$1"); src=$(realpath "$2")
+tmp="${TEST_TMPDIR:-$(mktemp -d)}"
+cd "$tmp"
+n=4096 steps=3
+for O in 0 2; do
+  out=$("$tool" analyze "$src" -O$O --procs 4,8 -- $n $steps 2>&1); code=$?
+  [ "$code" -eq 0 ] || { echo "$out"; echo "FAIL: analyze -O$O exited $code"; exit 1; }
+  for p in 4 8; do
+    read -r _ total p2p collective messages collectives _ <<<"$(awk -v p=$p '$1 == p && NF >= 8' <<<"$out")"
+    want=$(( 4 * (p - 1) * 8 * steps ))
+    echo "-O$O P=$p: $total B ($p2p p2p, $collective collective), want $want"
+    [ "$total" = "$want" ] && [ "$p2p" = "$want" ] || { echo "$out"; echo "FAIL: -O$O P=$p"; exit 1; }
+  done
+done
+out=$("$tool" analyze "$src" -O2 --procs 4 -- $n $steps 0 2>&1)
+grep -q "did not reach it in this run: nothing was recorded" <<<"$out" ||
+  { echo "$out"; echo "FAIL: no warning for a region never reached"; exit 1; }
+echo "set_up: the region's halos only, at -O0 and -O2; a region never reached is reported"
