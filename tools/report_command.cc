@@ -31,9 +31,11 @@ void check_report_outputs(const ReportOutputs& outputs) {
 void print_run_facts(const LoadedProfile& profile, const ProfileInfo& info) {
   std::cout << absl::StrFormat("profile: %s; %d iteration%s marked\n", info.metadata, profile.iterations(),
                                profile.iterations() == 1 ? "" : "s");
+  // (Before the estimate: an empty region is no estimate of zero.)
   if (absl::StrContains(info.metadata, "region=never-begun")) {
-    std::cerr << "commanalyzer: warning: the program marks a region of interest (CA_REGION_BEGIN) but did not reach "
-                 "it in this run: nothing was recorded\n";
+    throw RunError(
+        "the program marks a region of interest (CA_REGION_BEGIN) but did not reach it in this run: nothing was "
+        "recorded to estimate (check the program's arguments)");
   }
   // Arrays are named by these numbers (or their variables) in a
   // --distribution file: the program's arrays in allocation order, a
