@@ -129,7 +129,8 @@ bool announceRegion(Module &M) {
 struct CommAnalyzerPass : PassInfoMixin<CommAnalyzerPass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
     ArraySites Arrays;
-    const bool Registered = registerGlobalArrays(M, Arrays) | announceRegion(M);
+    const bool Announced = announceRegion(M);
+    const bool Registered = registerGlobalArrays(M, Arrays) || Announced;
     SmallVector<Function *, 32> Work;
     for (Function &F : M)
       if (!F.isDeclaration() && !isRuntimeName(F.getName()) &&
