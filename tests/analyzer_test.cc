@@ -310,16 +310,23 @@ TEST(Coalescing, NoCoalescingKeepsEveryInstance) {
   EXPECT_EQ(a.profile().vertex_count(), 3 * n * n + n * n * n);
 }
 
-TEST(Region, OnlyFlowsInsideTheRegionCount) {
-  Analyzer<> a;
-  const Array u{0x1000};
-  a.store(u.at(0), 8, a.compute(a.load(u.at(1), 8)));  // set-up
+// A region of two iterations after a set-up that wrote u[0]: u[2] from
+// u[0], then u[3] from u[2].
+template <class A>
+void record_two_iterations(A& a, const Array& u) {
   a.region_begin();
   a.store(u.at(2), 8, a.compute(a.load(u.at(0), 8)));
   a.iteration();
   a.store(u.at(3), 8, a.compute(a.load(u.at(2), 8)));
   a.iteration();
   a.region_end();
+}
+
+TEST(Region, OnlyFlowsInsideTheRegionCount) {
+  Analyzer<> a;
+  const Array u{0x1000};
+  a.store(u.at(0), 8, a.compute(a.load(u.at(1), 8)));  // set-up
+  record_two_iterations(a, u);
   a.store(u.at(4), 8, a.compute(a.load(u.at(3), 8)));  // checking code
   const auto flows = flows_of(a.profile());
   ASSERT_EQ(flows.size(), 2u);
@@ -345,12 +352,7 @@ TYPED_TEST(UnreadSetUp, FinishDropsTheSetUpValuesTheRegionDoesNotRead) {
   a.store(u.at(0), 8, a.compute(a.load(u.at(1), 8)));  // the set-up's value the region reads
   const std::size_t set_up_values = a.profile().values.count();
   ASSERT_GT(set_up_values, 100u);
-  a.region_begin();
-  a.store(u.at(2), 8, a.compute(a.load(u.at(0), 8)));
-  a.iteration();
-  a.store(u.at(3), 8, a.compute(a.load(u.at(2), 8)));
-  a.iteration();
-  a.region_end();
+  record_two_iterations(a, u);
   a.finish();
   const auto& p = a.profile();
   ASSERT_EQ(p.values.count(), 3u);  // u[0]'s set-up value, then the region's two

@@ -220,17 +220,17 @@ class Analyzer {
   // labels are returned as they are.
   Label loop_result(Label label, std::uint32_t site) {
     if (!slicer_.is_compound(label)) return label;
+    const Address at = kLoopResultBase + Address{8} * site;
     if (set_up_) {
       ++stats_.stores;
-      const auto [first, last] = words_of<kWordBytes>(kLoopResultBase + Address{8} * site, 8);
-      return set_up_value(kLoopResultBase + Address{8} * site, 8, label, first, last);
+      const auto [first, last] = words_of<kWordBytes>(at, 8);
+      return set_up_value(at, 8, label, first, last);
     }
     // A reduction over distributed data, by its size or by its loop's kind
     // (RunningLoopResult::kept_small); a smaller result stays a label.
     running_result_.flatten(slicer_, label, sources_);
     if (running_result_.kept_small(slicer_, profile_, label, site, sources_, reductions_.reduces(site))) return label;
     ++stats_.stores;
-    const Address at = kLoopResultBase + Address{8} * site;
     const auto [first, last] = words_of<kWordBytes>(at, 8);
     const bool sourced = !sources_.empty();
     const Label leaf = store_new_value(at, 8, label, site, first, last);
