@@ -14,7 +14,6 @@
 #define COMMANALYZER_RECOMPUTATION_H_
 
 #include <algorithm>
-#include <bit>
 #include <cstdint>
 #include <deque>
 #include <limits>
@@ -36,6 +35,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "commanalyzer/record/ranked_bits.h"
 #include "commanalyzer/record/types.h"
 
 namespace commanalyzer {
@@ -104,43 +104,38 @@ class FlowNetwork {
 
 // The recorded sources of chosen values, by ValueId. Looked up for every
 // source of every used value, in near-ascending order, so by position, not
-// by hash: a bit per recorded value says whether it has a list, and a
-// count of the set bits before each 64-bit word turns the bit into the
-// list's number (1.5 bits per value of the run instead of a 4-byte slot:
-// the index no longer outweighs the lists it finds). The lists (millions)
+// by hash: a bit per recorded value says whether it has a list, and its
+// rank is the list's number (RankedBits: 1.5 bits per value of the run
+// instead of a 4-byte slot: the index no longer outweighs the lists it
+// finds). The lists (millions)
 // are packed into blocks of a fixed size, allocated as they fill: one
 // growing array would copy itself at every doubling and hold up to three
 // times the lists at its peak. Lists are added in any order; seal()
 // numbers them by value before the first lookup.
 class RecordedSources {
  public:
-  explicit RecordedSources(std::size_t values) : present_((values + 63) / 64, 0) {}
+  explicit RecordedSources(std::size_t values) : present_(values) {}
 
   void add(ValueId v, std::span<const ValueId> sources) {
     ValueId* const first = place(sources.size());
     std::copy(sources.begin(), sources.end(), first);
     lists_.push_back({first, static_cast<std::uint32_t>(sources.size())});
     added_.push_back(v);
-    present_[v / 64] |= bit(v);
+    present_.insert(v);
   }
-  bool contains(ValueId v) const { return (present_[v / 64] & bit(v)) != 0; }
+  bool contains(ValueId v) const { return present_.contains(v); }
 
   // Numbers the lists by value: afterwards operator[] finds them.
   void seal() {
-    rank_.resize(present_.size());
-    std::uint32_t before = 0;
-    for (std::size_t w = 0; w < present_.size(); ++w) {
-      rank_[w] = before;
-      before += static_cast<std::uint32_t>(std::popcount(present_[w]));
-    }
+    present_.seal();
     list_of_rank_.resize(added_.size());
-    for (std::uint32_t list = 0; list < added_.size(); ++list) list_of_rank_[rank(added_[list])] = list;
+    for (std::uint32_t list = 0; list < added_.size(); ++list) list_of_rank_[present_.rank(added_[list])] = list;
     added_ = {};
   }
 
   // Requires contains(v) and seal().
   std::span<const ValueId> operator[](ValueId v) const {
-    const List& list = lists_[list_of_rank_[rank(v)]];
+    const List& list = lists_[list_of_rank_[present_.rank(v)]];
     return {list.first, list.size};
   }
 
@@ -165,14 +160,7 @@ class RecordedSources {
     return first;
   }
 
-  static std::uint64_t bit(ValueId v) { return std::uint64_t{1} << (v % 64); }
-  // Recorded values below v.
-  std::uint32_t rank(ValueId v) const {
-    return rank_[v / 64] + static_cast<std::uint32_t>(std::popcount(present_[v / 64] & (bit(v) - 1)));
-  }
-
-  std::vector<std::uint64_t> present_;      // bit v: v has a list
-  std::vector<std::uint32_t> rank_;         // per word: set bits in the words before it
+  RankedBits present_;                       // v has a list
   std::vector<std::uint32_t> list_of_rank_;  // the list of the k-th recorded value
   std::vector<ValueId> added_;              // the value of list i, until seal()
   std::vector<List> lists_;

@@ -17,7 +17,6 @@
 #ifndef COMMANALYZER_RECORD_UNREAD_SET_UP_H_
 #define COMMANALYZER_RECORD_UNREAD_SET_UP_H_
 
-#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -25,6 +24,7 @@
 #include <vector>
 
 #include "commanalyzer/record/profile.h"
+#include "commanalyzer/record/ranked_bits.h"
 #include "commanalyzer/record/types.h"
 #include "commanalyzer/record/value_store.h"
 
@@ -32,40 +32,12 @@ namespace commanalyzer {
 
 namespace unread_set_up_internal {
 
-// Ids that stay (values, vertices), a bit each, with the count of set
-// bits before each 64-bit word: a kept id's new number in O(1).
-class KeptIds {
- public:
-  explicit KeptIds(std::size_t ids) : bits_((ids + 63) / 64, 0) {}
-  void keep(std::uint32_t id) { bits_[id / 64] |= bit(id); }
-  bool kept(std::uint32_t id) const { return (bits_[id / 64] & bit(id)) != 0; }
-  // Numbers the kept ids in order from `first`; returns how many there are.
-  std::uint32_t seal(std::uint32_t first) {
-    rank_.resize(bits_.size());
-    std::uint32_t before = first;
-    for (std::size_t w = 0; w < bits_.size(); ++w) {
-      rank_[w] = before;
-      before += static_cast<std::uint32_t>(std::popcount(bits_[w]));
-    }
-    return before - first;
-  }
-  // Requires kept(id) and seal().
-  std::uint32_t new_id(std::uint32_t id) const {
-    return rank_[id / 64] + static_cast<std::uint32_t>(std::popcount(bits_[id / 64] & (bit(id) - 1)));
-  }
-
- private:
-  static std::uint64_t bit(std::uint32_t id) { return std::uint64_t{1} << (id % 64); }
-  std::vector<std::uint64_t> bits_;
-  std::vector<std::uint32_t> rank_;
-};
-
 // Keeps the kept entries of a per-vertex column, in order.
 template <class Column>
-void keep_rows(Column& column, const KeptIds& kept) {
+void keep_rows(Column& column, const RankedBits& kept) {
   std::size_t to = 0;
   for (std::size_t x = 0; x < column.size(); ++x) {
-    if (kept.kept(static_cast<std::uint32_t>(x))) column[to++] = column[x];
+    if (kept.contains(x)) column[to++] = column[x];
   }
   column.resize(to);
 }
@@ -91,36 +63,36 @@ void copy_value(const Values& from, ValueId v, VertexId vertex, Values& to) {
 // its partition do not move.
 template <class Values, class Flows>
 void drop_unread_set_up(Profile<Values, Flows>& profile, ValueId first_region_value) {
-  using unread_set_up_internal::KeptIds;
   const std::size_t count = profile.values.count();
   if (first_region_value <= 1 || first_region_value > count + 1) return;
-  KeptIds set_up(first_region_value);
+  RankedBits set_up(first_region_value);  // the set-up values read in the region
   profile.flows.for_each([&](ValueId, std::span<const ValueId> sources) {
     for (ValueId s : sources) {
-      if (s < first_region_value) set_up.keep(s);
+      if (s < first_region_value) set_up.insert(s);
     }
   });
-  const ValueId shift = first_region_value - 1 - set_up.seal(1);
-  auto kept = [&](ValueId v) { return v >= first_region_value || set_up.kept(v); };
-  KeptIds vertices(profile.vertex_count());
+  const ValueId shift = first_region_value - 1 - set_up.seal();
+  auto kept = [&](ValueId v) { return v >= first_region_value || set_up.contains(v); };
+  RankedBits vertices(profile.vertex_count());
   for (ValueId v = 1; v <= count; ++v) {
-    if (kept(v)) vertices.keep(profile.values.vertex(v));
+    if (kept(v)) vertices.insert(profile.values.vertex(v));
   }
-  const std::size_t vertex_count = vertices.seal(0);
+  const std::size_t vertex_count = vertices.seal();
   if (shift == 0 && vertex_count == profile.vertex_count()) return;
-  auto renumbered = [&](ValueId v) { return v < first_region_value ? set_up.new_id(v) : v - shift; };
+  // Kept ids in order: a set-up value's is 1 + the kept ones before it.
+  auto renumbered = [&](ValueId v) { return v < first_region_value ? 1 + set_up.rank(v) : v - shift; };
 
   Values values;
   for (ValueId v = 1; v <= count; ++v) {
     if (kept(v)) {
-      unread_set_up_internal::copy_value(profile.values, v, vertices.new_id(profile.values.vertex(v)), values);
+      unread_set_up_internal::copy_value(profile.values, v, vertices.rank(profile.values.vertex(v)), values);
     }
   }
   profile.values = std::move(values);
   unread_set_up_internal::keep_rows(profile.vertex_home, vertices);
   unread_set_up_internal::keep_rows(profile.vertex_weight, vertices);
   unread_set_up_internal::keep_rows(profile.vertex_group, vertices);
-  for (RecordedReduction& r : profile.reductions) r.vertex = vertices.new_id(r.vertex);
+  for (RecordedReduction& r : profile.reductions) r.vertex = vertices.rank(r.vertex);
   if (shift == 0) return;
 
   Flows flows;
