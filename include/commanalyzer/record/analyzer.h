@@ -172,9 +172,8 @@ class Analyzer {
     // value everywhere) and then updated in each of them would otherwise
     // pull every location into that one value's vertex, a hub.
     const ValueId previous = words_.get(first);
-    const bool homed_here = previous != kNoValue && homed_at(profile_.values.vertex(previous), first);
-    const VertexId vertex =
-        homed_here && coalescing_.coalesce(previous, sources_) ? profile_.values.vertex(previous) : kNoVertex;
+    const VertexId home = vertex_homed_at(previous, first);
+    const VertexId vertex = home != kNoVertex && coalescing_.coalesce(previous, sources_) ? home : kNoVertex;
     const ValueId v = new_value(addr, size, /*input=*/false, vertex);
     if (region_.counting() && !sources_.empty()) {
       profile_.flows.append(v, sources_);
@@ -396,16 +395,18 @@ class Analyzer {
   }
   ValueId set_up_instance(Address addr, std::uint32_t size, std::uint64_t first, std::uint64_t last) {
     ++stats_.creations;
-    const ValueId previous = words_.get(first);
-    const VertexId vertex = previous != kNoValue && homed_at(profile_.values.vertex(previous), first)
-                                ? profile_.values.vertex(previous)
-                                : kNoVertex;
-    const ValueId v = new_value(addr, size, /*input=*/false, vertex);
+    const ValueId v = new_value(addr, size, /*input=*/false, vertex_homed_at(words_.get(first), first));
     words_.assign(profile_.values, first, last, v);
     return v;
   }
 
-  bool homed_at(VertexId vertex, std::uint64_t word) const { return profile_.vertex_home[vertex] / kWordBytes == word; }
+  // The vertex of `previous`, the value at `word`, if that vertex is homed
+  // at `word` (kNoVertex if not, or if there is none).
+  VertexId vertex_homed_at(ValueId previous, std::uint64_t word) const {
+    if (previous == kNoValue) return kNoVertex;
+    const VertexId vertex = profile_.values.vertex(previous);
+    return profile_.vertex_home[vertex] / kWordBytes == word ? vertex : kNoVertex;
+  }
 
   // A new instance; joins `vertex`, or starts a vertex homed at addr.
   ValueId new_value(Address addr, std::uint32_t size, bool input, VertexId vertex) {
