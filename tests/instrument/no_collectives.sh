@@ -6,14 +6,11 @@
 # and asserts on indices): at -O0 and -O2, on 4, 8 and 16 processes, no
 # collective bytes or calls, and p2p only the halo of one value each way
 # across every block boundary, every step.
-set -uo pipefail
-tool=$(realpath "$1"); src=$(realpath "$2")
-tmp="${TEST_TMPDIR:-$(mktemp -d)}"
-cd "$tmp"
+# shellcheck source=tests/instrument/common.sh
+source "$(dirname "$0")/common.sh"
 cells=4096 steps=2
 for O in 0 2; do
-  out=$("$tool" analyze "$src" -O$O --procs 4,8,16 -- $cells $steps 2>&1); code=$?
-  [ "$code" -eq 0 ] || { echo "$out"; echo "FAIL: analyze -O$O exited $code"; exit 1; }
+  analyze_at $O 4,8,16 $cells $steps
   for p in 4 8 16; do
     row=$(awk -v p=$p '$1 == p && NF >= 8' <<<"$out")
     read -r _ total p2p collective messages collectives _ <<<"$row"

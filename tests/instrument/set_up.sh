@@ -9,14 +9,11 @@
 # nothing else, 4 (P - 1) values of 8 bytes a step. Told not to reach its
 # region, the run records nothing, and the tool stops with an error
 # naming it, writing no result.
-set -uo pipefail
-tool=$(realpath "$1"); src=$(realpath "$2")
-tmp="${TEST_TMPDIR:-$(mktemp -d)}"
-cd "$tmp"
+# shellcheck source=tests/instrument/common.sh
+source "$(dirname "$0")/common.sh"
 n=4096 steps=3
 for O in 0 2; do
-  out=$("$tool" analyze "$src" -O$O --procs 4,8 -- $n $steps 2>&1); code=$?
-  [ "$code" -eq 0 ] || { echo "$out"; echo "FAIL: analyze -O$O exited $code"; exit 1; }
+  analyze_at $O 4,8 $n $steps
   for p in 4 8; do
     read -r _ total p2p collective messages collectives _ <<<"$(awk -v p=$p '$1 == p && NF >= 8' <<<"$out")"
     want=$(( 4 * (p - 1) * 8 * steps ))
