@@ -20,7 +20,7 @@ int benchgen_command(const std::vector<char*>& positional, const EstimateRequest
   const std::string profile_path = profile_argument(positional, "benchgen");
   if (dir.empty()) throw UsageError("benchgen: give --out DIR for bench.c and bench.h");
   check_output_folder("--out", dir);
-  const LoadedProfile profile = load_profile(profile_path);
+  const LoadedProfile profile = load_recorded_profile(profile_path);
   const CommEstimate e = run_estimate(profile, request).estimates.front();
   // Each iteration busy-waits its busiest process's computation (none
   // with --compute_ns 0).

@@ -458,7 +458,7 @@ int analyze(AnalyzeArgs args, const EstimateRequest& request, const ReportOutput
   set_activity(absl::StrCat("estimating (", kept, ")"));
   try {
     ProfileInfo info;
-    const LoadedProfile profile = load_profile(profile_path.string(), &info);
+    const LoadedProfile profile = load_recorded_profile(profile_path.string(), &info);
     std::cout << "\n";
     print_run_facts(profile, info);
     write_report(run_estimate(profile, request, outputs.wants_graph()), outputs);
@@ -495,7 +495,7 @@ int compare(int argc, char** argv) {
 
 int estimate(const std::vector<char*>& positional, const EstimateRequest& request, const ReportOutputs& outputs) {
   ProfileInfo info;
-  const LoadedProfile profile = load_profile(profile_argument(positional, "estimate"), &info);
+  const LoadedProfile profile = load_recorded_profile(profile_argument(positional, "estimate"), &info);
   print_run_facts(profile, info);
   write_report(run_estimate(profile, request, outputs.wants_graph()), outputs);
   return 0;

@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -173,6 +174,19 @@ EstimateResult by_value(const ProfileT& profile, const EstimateRequest& r, bool 
 }
 
 }  // namespace
+
+LoadedProfile load_recorded_profile(const std::string& path, ProfileInfo* info) {
+  ProfileInfo read;
+  LoadedProfile profile = load_profile(path, &read);
+  // (Said in the profile's metadata by the runtime, not on the program's stderr.)
+  if (absl::StrContains(read.metadata, "region=never-begun")) {
+    throw RunError(
+        "the program marks a region of interest (CA_REGION_BEGIN) but did not reach it in this run: nothing was "
+        "recorded to estimate (check the program's arguments)");
+  }
+  if (info != nullptr) *info = std::move(read);
+  return profile;
+}
 
 template <class ProfileT>
 EstimateResult run_estimate(const ProfileT& profile, const EstimateRequest& r, bool with_graph) {

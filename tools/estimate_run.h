@@ -4,7 +4,7 @@
 // benchgen and place take the one count they asked for.
 //
 //   const EstimateRequest request = request_from_flags(...);
-//   const LoadedProfile profile = load_profile(path, &info);
+//   const LoadedProfile profile = load_recorded_profile(path, &info);
 //   const EstimateResult result = run_estimate(profile, request);
 //   print_table(std::cout, result.summary, result.estimates);
 //
@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "commanalyzer/record/profile_io.h"
 #include "commanalyzer/report/report.h"
 #include "tools/estimate_request.h"
 
@@ -28,6 +29,12 @@ struct EstimateResult {
   std::vector<CommEstimate> estimates;  // one per count of request.procs that fits, in its order
   std::string graphviz;                 // the value graph as dot: with_graph and at most 100,000 edges
 };
+
+// A saved profile (profile_io.h's load_profile) with something to
+// estimate: RunError where the program marks a region of interest
+// (CA_REGION_BEGIN) that its run never reached, so nothing was recorded:
+// a zero from it would be no estimate.
+LoadedProfile load_recorded_profile(const std::string& path, ProfileInfo* info = nullptr);
 
 // Defined for the two profiles the tool has: LoadedProfile (profile_io.h,
 // a saved profile) and Analyzer<>::ProfileType (the built-in demo).

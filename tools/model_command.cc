@@ -122,7 +122,7 @@ std::array<std::vector<Measurement>, kMetricCount> analyse_at_sizes(ModelRequest
     set_activity(absl::StrFormat("running the instrumented program at n = %.0f", n));
     run_instrumented(program, args, profile_path, RunLimits{request.max_memory_bytes});
     set_activity(absl::StrFormat("estimating at n = %.0f", n));
-    const EstimateResult result = run_estimate(load_profile(profile_path.string()), request);
+    const EstimateResult result = run_estimate(load_recorded_profile(profile_path.string()), request);
     std::error_code ec;
     fs::remove(profile_path, ec);
     for (const CommEstimate& e : result.estimates) {

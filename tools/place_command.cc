@@ -82,7 +82,7 @@ int place_command(const std::vector<char*>& positional, const EstimateRequest& r
   const std::string profile_path = profile_argument(positional, "place");
   const PlaceRequest r = parse_place_flags(request.procs.front());
   ProfileInfo info;
-  const LoadedProfile profile = load_profile(profile_path, &info);
+  const LoadedProfile profile = load_recorded_profile(profile_path, &info);
   const CommEstimate e = run_estimate(profile, request).estimates.front();
   const int procs = request.procs.front();
   const TrafficMatrix traffic = TrafficMatrix::from_directed(e.matrix, procs);

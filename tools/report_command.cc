@@ -5,7 +5,6 @@
 #include <iostream>
 #include <sstream>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "tools/cli_errors.h"
@@ -31,12 +30,6 @@ void check_report_outputs(const ReportOutputs& outputs) {
 void print_run_facts(const LoadedProfile& profile, const ProfileInfo& info) {
   std::cout << absl::StrFormat("profile: %s; %d iteration%s marked\n", info.metadata, profile.iterations(),
                                profile.iterations() == 1 ? "" : "s");
-  // (Before the estimate: an empty region is no estimate of zero.)
-  if (absl::StrContains(info.metadata, "region=never-begun")) {
-    throw RunError(
-        "the program marks a region of interest (CA_REGION_BEGIN) but did not reach it in this run: nothing was "
-        "recorded to estimate (check the program's arguments)");
-  }
   // Arrays are named by these numbers (or their variables) in a
   // --distribution file: the program's arrays in allocation order, a
   // library's own buffers (stdout's) left out (Profile::array_numbers).

@@ -30,8 +30,7 @@ struct ReportOutputs {
 void check_report_outputs(const ReportOutputs& outputs);
 
 // "profile: ...; N iterations marked" and the arrays, numbered as a
-// --distribution map names them. Throws RunError for a run that never
-// reached the region the program marks (nothing recorded).
+// --distribution map names them.
 void print_run_facts(const LoadedProfile& profile, const ProfileInfo& info);
 
 // The table on stdout, then the files asked for.

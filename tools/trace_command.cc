@@ -51,7 +51,7 @@ int trace_command(const std::vector<char*>& positional, const EstimateRequest& r
   const std::string profile_path = profile_argument(positional, "trace");
   const std::string csv = absl::GetFlag(FLAGS_csv);
   if (!csv.empty()) check_output_file("--csv", csv);
-  const LoadedProfile profile = load_profile(profile_path);
+  const LoadedProfile profile = load_recorded_profile(profile_path);
   const CommEstimate e = run_estimate(profile, request).estimates.front();
   const HockneyModel& net = request.cost.network;
   std::ostream& summary = csv.empty() ? std::cerr : std::cout;

@@ -8,7 +8,8 @@
 # the estimate is the relaxation's two halo exchanges per step and
 # nothing else, 4 (P - 1) values of 8 bytes a step. Told not to reach its
 # region, the run records nothing, and the tool stops with an error
-# naming it, writing no result.
+# naming it, writing no result; so do estimate, trace and benchgen of the
+# profile it kept.
 # shellcheck source=tests/instrument/common.sh
 source "$(dirname "$0")/common.sh"
 n=4096 steps=3
@@ -22,6 +23,17 @@ for O in 0 2; do
   done
 done
 out=$("$tool" analyze "$src" -O2 --procs 4 --json never.json -- $n $steps 0 2>&1); code=$?
-[ "$code" -ne 0 ] && grep -q "did not reach it in this run: nothing was recorded" <<<"$out" && [ ! -e never.json ] ||
+never="did not reach it in this run: nothing was recorded"
+[ "$code" -ne 0 ] && grep -q "$never" <<<"$out" && [ ! -e never.json ] ||
   { echo "$out"; echo "FAIL: a region never reached gave status $code, not an error"; exit 1; }
+# Every command that reads the profile kept says so too, writing nothing.
+profile=$(sed -n 's/.*profile kept at \([^ ]*\) .*/\1/p' <<<"$out" | head -n 1)
+[ -f "$profile" ] || { echo "$out"; echo "FAIL: no profile kept"; exit 1; }
+for command in "estimate --procs 4" "trace --procs 4 --csv never.csv" "benchgen --procs 4 --out never_bench"; do
+  read -r -a words <<<"$command"
+  out=$("$tool" "${words[0]}" "$profile" "${words[@]:1}" 2>&1); code=$?
+  [ "$code" -ne 0 ] && grep -q "$never" <<<"$out" && [ ! -e never.csv ] && [ ! -e never_bench/bench.c ] ||
+    { echo "$out"; echo "FAIL: ${words[0]} of a region never reached gave status $code, not an error"; exit 1; }
+done
+rm -f "$profile"
 echo "set_up: the region's halos only, at -O0 and -O2; a region never reached is an error"
