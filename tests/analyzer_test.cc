@@ -369,6 +369,17 @@ TYPED_TEST(UnreadSetUp, FinishDropsTheSetUpValuesTheRegionDoesNotRead) {
   EXPECT_EQ(p.site_of(3), p.site_of(2));
 }
 
+// A pass's cursor agrees with phase_of on values met in order, on values
+// that skip several phases, and on a step back to an earlier value.
+TEST(PhaseCursor, AgreesWithPhaseOf) {
+  Profile<> p;
+  p.iteration_marks = {5, 9, 9, 20};
+  PhaseCursor cursor(p.iteration_marks);
+  for (ValueId v : {1u, 4u, 5u, 6u, 9u, 10u, 25u, 3u, 9u, 19u, 20u, 21u}) EXPECT_EQ(cursor(v), p.phase_of(v)) << v;
+  PhaseCursor no_marks(std::span<const ValueId>{});
+  EXPECT_EQ(no_marks(7), 0u);
+}
+
 // A program that marks a region runs its set-up without looking for the
 // sources of what it stores (Analyzer::expect_region): the region's flows
 // and where their sources live are those of a full recording.

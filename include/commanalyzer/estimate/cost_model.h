@@ -86,6 +86,7 @@
 #include "commanalyzer/estimate/singleton_publisher.h"
 #include "commanalyzer/estimate/time_model.h"
 #include "commanalyzer/estimate/value_graph.h"
+#include "commanalyzer/record/profile.h"
 #include "commanalyzer/record/types.h"
 
 namespace commanalyzer {
@@ -227,7 +228,7 @@ struct LogicalVolumeCostModel {
     void flow(ValueId v, std::span<const ValueId> sources) {
       const ProfileT& profile = owners.profile;
       ledger.serve(v);
-      const std::size_t phase = profile.phase_of(v);
+      const std::size_t phase = phase_of(v);
       if (phase != current_phase) {
         publisher.publish_pending(current_phase);
         close_iteration(current_phase);
@@ -290,6 +291,7 @@ struct LogicalVolumeCostModel {
     CombinedPartials<ProfileT> partials;
     std::vector<std::uint8_t> among_own;  // by graph vertex: owned, and every source vertex has the same owner
     std::size_t current_phase = 0;
+    PhaseCursor phase_of{owners.profile.iteration_marks};
   };
 };
 

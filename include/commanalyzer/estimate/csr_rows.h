@@ -181,11 +181,13 @@ inline CsrGraph symmetric_closure(const CsrGraph& directed, const std::vector<st
 }  // namespace csr
 
 // The directed graph of a stream of uses (source, sink): one edge per
-// distinct pair, weighted by its uses, each row sorted by target. Uses are
-// buffered and folded into the edges when the buffer holds as many as the
-// graph has edges (or kMinimumBuffer, so a small graph is not folded use
-// by use): the buffer never needs more memory than the graph, and each
-// fold's pass over the graph is paid for by as many new uses.
+// distinct pair, weighted by its uses, each row sorted by target. A use of
+// an edge the graph has is counted on it in place (an iteration uses again
+// the edges of the one before); the others are buffered and folded into
+// the edges when the buffer holds as many as the graph has edges (or
+// kMinimumBuffer, so a small graph is not folded use by use): the buffer
+// never needs more memory than the graph, and each fold's pass over the
+// graph is paid for by as many new uses.
 class UseAccumulator {
  public:
   static constexpr std::size_t kMinimumBuffer = std::size_t{1} << 20;
@@ -196,6 +198,10 @@ class UseAccumulator {
         graph_(csr::adopt_rows(std::vector<std::uint64_t>(vertices + 1, 0), {}, {})) {}
 
   void add(CsrVertex source, CsrVertex sink) {
+    if (EdgeWeight* edge = find(source, sink); edge != nullptr) {
+      if (edge->uses != EdgeWeight::kMax) ++edge->uses;
+      return;
+    }
     buffer_.push_back({source, sink});
     if (buffer_.size() >= std::max(minimum_buffer_, graph_.m_forward.m_column.size())) fold();
   }
@@ -210,6 +216,17 @@ class UseAccumulator {
   struct Use {
     CsrVertex source, sink;
   };
+
+  // The edge source -> sink if the graph has it (rows are sorted by target).
+  EdgeWeight* find(CsrVertex source, CsrVertex sink) {
+    const auto& start = graph_.m_forward.m_rowstart;
+    const auto& target = graph_.m_forward.m_column;
+    const auto first = target.begin() + static_cast<std::ptrdiff_t>(start[source]);
+    const auto last = target.begin() + static_cast<std::ptrdiff_t>(start[source + 1]);
+    const auto at = std::lower_bound(first, last, sink);
+    if (at == last || *at != sink) return nullptr;
+    return &graph_.m_forward.m_edge_properties[static_cast<std::size_t>(at - target.begin())];
+  }
 
   // The buffered uses, grouped by source (a counting sort) and each row
   // sorted, merged row by row into the graph's.

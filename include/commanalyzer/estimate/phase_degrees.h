@@ -23,6 +23,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "commanalyzer/estimate/csr_rows.h"
+#include "commanalyzer/record/profile.h"
 #include "commanalyzer/record/types.h"
 
 namespace commanalyzer {
@@ -102,8 +103,9 @@ class PhaseDegrees {
       }
     };
     std::size_t phase = 0;
+    PhaseCursor phase_of(profile.iteration_marks);
     profile.flows.for_each([&](ValueId value, std::span<const ValueId> sources) {
-      if (const std::size_t p = profile.phase_of(value); p != phase) {
+      if (const std::size_t p = phase_of(value); p != phase) {
         close_phase();
         phase = p;
       }

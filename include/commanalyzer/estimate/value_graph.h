@@ -33,6 +33,7 @@
 #include "commanalyzer/estimate/csr_rows.h"
 #include "commanalyzer/estimate/phase_degrees.h"
 #include "commanalyzer/estimate/source_uses.h"
+#include "commanalyzer/record/profile.h"
 #include "commanalyzer/record/types.h"
 
 namespace commanalyzer {
@@ -95,9 +96,10 @@ class ValueGraph {
     }
     UseAccumulator uses(g.vertex_count(), threads);
     PhaseDegrees::VertexTouches touches(g.vertex_count());
+    PhaseCursor phase_of(profile.iteration_marks);
     profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
       const Vertex sink = g.local_[values.vertex(v)];
-      touches.enter(profile.phase_of(v));
+      touches.enter(phase_of(v));
       touches.touch(sink);
       for (ValueId s : sources) {
         const Vertex source = g.local_[values.vertex(s)];
@@ -314,11 +316,12 @@ class ValueGraph {
       ValueId last = kNoValue;
     };
     absl::flat_hash_map<std::uint32_t, SiteCounts> sites;
+    PhaseCursor phase_of(profile.iteration_marks);
     profile.flows.for_each([&](ValueId v, std::span<const ValueId>) {
       const auto it = site_of_result.find(profile.values.vertex(v));
       if (it == site_of_result.end()) return;
       SiteCounts& c = sites[it->second];
-      if (const std::size_t p = profile.phase_of(v); p != c.phase) c.phase = p, c.results = 0;
+      if (const std::size_t p = phase_of(v); p != c.phase) c.phase = p, c.results = 0;
       c.most_results = std::max(c.most_results, ++c.results);
       c.most_values = std::max(c.most_values, peak_phase_degree(local(it->first)));
       if (source_uses_[v] == 0) c.unused.push_back(v);

@@ -7,8 +7,9 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <iterator>
 #include <cstdint>
+#include <iterator>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,25 @@
 #include "commanalyzer/record/value_store.h"
 
 namespace commanalyzer {
+
+// The phase of the values of a pass over the flows, met in creation order:
+// Profile::phase_of without its binary search per flow. An earlier value
+// than the last one asked about is searched for.
+class PhaseCursor {
+ public:
+  explicit PhaseCursor(std::span<const ValueId> iteration_marks) : marks_(iteration_marks) {}
+  std::size_t operator()(ValueId v) {
+    if (phase_ != 0 && v < marks_[phase_ - 1]) {
+      phase_ = static_cast<std::size_t>(std::upper_bound(marks_.begin(), marks_.end(), v) - marks_.begin());
+    }
+    while (phase_ < marks_.size() && marks_[phase_] <= v) ++phase_;
+    return phase_;
+  }
+
+ private:
+  std::span<const ValueId> marks_;
+  std::size_t phase_ = 0;
+};
 
 // A loop result recorded as a reduction: its vertex and the loop result's site.
 struct RecordedReduction {
