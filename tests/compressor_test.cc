@@ -181,6 +181,42 @@ TEST(FlowStores, VarintCodesRunsOfEqualGaps) {
   EXPECT_EQ(dump(compact), dump(flat));
 }
 
+// A renumbered store reads back renumbered, keeps its code as recorded,
+// and codes it again before a new chain is appended.
+TEST(FlowStores, VarintRenumberedReadsBackRenumbered) {
+  VarintFlowStore flows;
+  // Ids 1..9 are a set-up, of which 3 and 7 are read; the region's chains
+  // (10 on) read them and each other, in runs (a repeat) and gap records.
+  for (ValueId v = 10; v < 40; ++v) {
+    std::vector<ValueId> sources{v % 2 == 0 ? ValueId{3} : ValueId{7}};
+    if (v > 10) sources.push_back(v - 1);
+    if (v >= 20) sources = {v - 2, v - 1};
+    flows.append(v, sources);
+  }
+  const auto recorded = dump(flows);
+  const std::vector<std::uint8_t> code(flows.code().begin(), flows.code().end());
+  SetUpRenumbering renumbering{10, 0, RankedBits(10)};
+  renumbering.kept.insert(3);
+  renumbering.kept.insert(7);
+  renumbering.shift = 10 - 1 - renumbering.kept.seal();
+  flows.renumber(std::move(renumbering));
+  EXPECT_EQ(std::vector<std::uint8_t>(flows.code().begin(), flows.code().end()), code);
+  const auto renumbered = dump(flows);
+  ASSERT_EQ(renumbered.size(), recorded.size());
+  for (std::size_t k = 0; k < recorded.size(); ++k) {
+    EXPECT_EQ(renumbered[k].first, recorded[k].first - 7);
+    for (std::size_t i = 0; i < recorded[k].second.size(); ++i) {
+      const ValueId s = recorded[k].second[i];
+      EXPECT_EQ(renumbered[k].second[i], s == 3 ? 1u : s == 7 ? 2u : s - 7) << k;
+    }
+  }
+  flows.append(33, std::vector<ValueId>{1, 32});
+  EXPECT_TRUE(flows.renumbering().none());
+  auto all = renumbered;
+  all.emplace_back(33, std::vector<ValueId>{1, 32});
+  EXPECT_EQ(dump(flows), all);
+}
+
 TEST(FlowStores, VarintIsSmallerOnAStencil) {
   Analyzer<> flat_run;
   Analyzer<PagedShadowMemory<>, UnionDagSlicer, CoalesceExclusiveUpdates, CompactValueStore, VarintFlowStore> compact_run;

@@ -59,7 +59,8 @@ TEST(ProfileIo, RoundTripKeepsEverythingTheEstimateReads) {
 }
 
 // The runtime keeps its flows varint-coded and hands the code over as is;
-// any other flow store is coded while writing: the files are identical.
+// any other flow store is coded while writing: without a set-up to
+// renumber (SetUpRenumberingSurvivesTheFile), the files are identical.
 TEST(ProfileIo, VarintAndFlatFlowStoresWriteTheSameFile) {
   Analyzer<> flat;
   Analyzer<PagedShadowMemory<>, UnionDagSlicer, CoalesceExclusiveUpdates, CompactValueStore, VarintFlowStore> varint;
@@ -78,6 +79,51 @@ TEST(ProfileIo, VarintAndFlatFlowStoresWriteTheSameFile) {
   flat.profile().flows.for_each([&](ValueId v, std::span<const ValueId> s) { x.emplace_back(v, std::vector(s.begin(), s.end())); });
   copy.flows.for_each([&](ValueId v, std::span<const ValueId> s) { y.emplace_back(v, std::vector(s.begin(), s.end())); });
   EXPECT_EQ(x, y);
+}
+
+// The runtime's store keeps the set-up's renumbering pending
+// (VarintFlowStore::renumber) and the file carries it: the flows read
+// back are those of a store that renumbered them at once.
+TEST(ProfileIo, SetUpRenumberingSurvivesTheFile) {
+  Analyzer<> flat;
+  Analyzer<PagedShadowMemory<>, UnionDagSlicer, CoalesceExclusiveUpdates, CompactValueStore, VarintFlowStore> varint;
+  const testing::Array u{0x10000}, unew{0x20000}, scratch{0x40000};
+  auto run = [&](auto& a) {
+    for (std::uint64_t i = 0; i < 64; ++i) {  // set-up: unread temporaries, then the grid the region reads
+      a.store(scratch.at(i % 8), 8, a.compute(a.load(scratch.at(8 + i % 8), 8)));
+      a.store(u.at(i), 8, a.compute(a.load(scratch.at(i % 8), 8)));
+    }
+    a.region_begin();
+    testing::jacobi1d(a, u, unew, 64, 4);
+    a.region_end();
+    a.finish();
+  };
+  run(flat);
+  run(varint);
+  ASSERT_FALSE(varint.profile().flows.renumbering().none());
+  std::ostringstream file;
+  write_profile(file, varint.profile(), {});
+  std::istringstream in(file.str());
+  const auto copy = read_profile(in);
+  std::vector<std::pair<ValueId, std::vector<ValueId>>> x, y, z;
+  flat.profile().flows.for_each([&](ValueId v, std::span<const ValueId> s) { x.emplace_back(v, std::vector(s.begin(), s.end())); });
+  varint.profile().flows.for_each([&](ValueId v, std::span<const ValueId> s) { y.emplace_back(v, std::vector(s.begin(), s.end())); });
+  copy.flows.for_each([&](ValueId v, std::span<const ValueId> s) { z.emplace_back(v, std::vector(s.begin(), s.end())); });
+  ASSERT_FALSE(x.empty());
+  EXPECT_LT(flat.profile().values.count(), 2 * 64 + 64 * 4);  // the temporaries are gone
+  EXPECT_EQ(x, y);
+  EXPECT_EQ(x, z);
+  EXPECT_EQ(copy.values.count(), flat.profile().values.count());
+
+  // A flow that reads a set-up value the renumbering drops is an error.
+  const ValueId read_set_up = x.front().second.front();
+  SetUpRenumbering wrong{read_set_up + 1, 0, RankedBits(read_set_up + 1)};
+  wrong.shift = read_set_up - wrong.kept.seal();
+  varint.profile().flows.renumber(std::move(wrong));
+  std::ostringstream bad;
+  write_profile(bad, varint.profile(), {});
+  std::istringstream bad_in(bad.str());
+  EXPECT_THROW(read_profile(bad_in), ProfileError);
 }
 
 // Profiles written before the varint flows (format 3) still read.

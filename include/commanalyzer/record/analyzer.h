@@ -178,6 +178,7 @@ class Analyzer {
     if (region_.counting() && !sources_.empty()) {
       profile_.flows.append(v, sources_);
       profile_.note_site(v, site);
+      set_up_reads_.note(sources_);
     }
     words_.assign(profile_.values, first, last, v);
     // A constant (no sources) stands for nothing stored: each store of it
@@ -320,7 +321,7 @@ class Analyzer {
     set_up_ = false;
     if (!region_.begin()) return;
     profile_.discard_recorded();
-    first_region_value_ = static_cast<ValueId>(profile_.values.count() + 1);
+    set_up_reads_ = SetUpReads(static_cast<ValueId>(profile_.values.count() + 1));
   }
 
   void region_end() { region_.end(); }
@@ -353,7 +354,7 @@ class Analyzer {
       profile_.values.reset_live();
       words_.shadow().for_each_value([&](ValueId v) { profile_.values.mark_live(v); });
     }
-    drop_unread_set_up(profile_, std::exchange(first_region_value_, 0));
+    drop_unread_set_up(profile_, std::exchange(set_up_reads_, SetUpReads{}));
   }
 
   // ----------------------------------------------------------- results
@@ -434,7 +435,7 @@ class Analyzer {
   RunningLoopResult<SlicerT> running_result_;
   LoopReductions reductions_;
   RegionOfInterest region_;
-  ValueId first_region_value_ = 0;  // the first explicit region's first value (0: no region)
+  SetUpReads set_up_reads_;  // from the first explicit region's first value (default: no region)
   bool set_up_ = false;              // before a region the program marks (expect_region)
 };
 

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "commanalyzer/record/big_array.h"
+#include "commanalyzer/record/ranked_bits.h"
 #include "commanalyzer/record/types.h"
 
 namespace commanalyzer {
@@ -207,6 +208,18 @@ class Decoder {
 
 }  // namespace flow_code
 
+// Ids as recorded to ids once the set-up's unread values are dropped
+// (unread_set_up.h): a kept set-up value (below `first`) is 1 + the kept
+// ones below it, and every later id moves down by `shift`. None while
+// `first` is 0.
+struct SetUpRenumbering {
+  ValueId first = 0;
+  ValueId shift = 0;
+  RankedBits kept{0};  // sealed
+  bool none() const { return first == 0; }
+  ValueId operator()(ValueId v) const { return v < first ? 1 + kept.rank(v) : v - shift; }
+};
+
 // Compact: chains as flow_code codes them. Typically 1-3 bytes per source
 // instead of 4, 2 bytes per chain instead of 12, a few bytes for a whole row
 // of chains that repeat their predecessor's pattern one cell further on,
@@ -214,6 +227,7 @@ class Decoder {
 class VarintFlowStore {
  public:
   void append(ValueId v, std::span<const ValueId> sources) {
+    if (!renumbering_.none()) [[unlikely]] code_renumbered();
     if (v <= last_value_) throw std::invalid_argument("commanalyzer: value-flow chains must come in creation order");
     const ValueId delta = v - last_value_;
     bool repeat = !sources.empty() && sources.size() == previous_.size();
@@ -281,21 +295,33 @@ class VarintFlowStore {
 
   template <class F>
   void for_each(F&& f) const {
-    std::vector<ValueId> sources;
-    std::size_t pos = 0;
-    ValueId value = 0;
-    flow_code::Decoder decoder;
-    auto next = [&] { return get(pos); };
-    for (std::size_t i = 0; i < flows_; ++i) {
-      decoder.next_chain(next, value, sources);
-      if (!flow_store_internal::visit(f, value, std::span<const ValueId>(sources))) return;
+    if (renumbering_.none()) {
+      decode_each([&](ValueId v, std::span<const ValueId> sources) { return flow_store_internal::visit(f, v, sources); });
+      return;
     }
+    std::vector<ValueId> renumbered;
+    decode_each([&](ValueId v, std::span<const ValueId> sources) {
+      renumbered.clear();
+      for (ValueId s : sources) renumbered.push_back(renumbering_(s));  // order kept: still sorted
+      return flow_store_internal::visit(f, renumbering_(v), std::span<const ValueId>(renumbered));
+    });
   }
+
+  // From now on the chains read back renumbered (the set-up's unread
+  // values dropped). The code stays as it was recorded, and a profile file
+  // carries the renumbering with it (profile_io.h): coding every chain
+  // again would cost a pass over the whole run at its end.
+  void renumber(SetUpRenumbering renumbering) {
+    code_renumbered();
+    renumbering_ = std::move(renumbering);
+  }
+  const SetUpRenumbering& renumbering() const { return renumbering_; }
 
   std::size_t flow_count() const { return flows_; }
   std::size_t source_count() const { return source_total_; }
   std::size_t memory_bytes() const { return bytes_.capacity() + previous_.capacity() * sizeof(ValueId); }
-  // The coded chains (the flows section of a version-4 profile file).
+  // The coded chains (the flows section of a version-4 profile file), with
+  // their ids as recorded: renumbering() maps them.
   std::span<const std::uint8_t> code() const { return {bytes_.data(), bytes_.size()}; }
   // Drops the code so far but not the last chain: what follows is coded as
   // the continuation of the same stream (to hand a long code over in
@@ -311,10 +337,33 @@ class VarintFlowStore {
     run_start_ = kNoRun;
     flows_ = source_total_ = 0;
     last_value_ = 0;
+    renumbering_ = {};
   }
 
  private:
   static constexpr std::size_t kNoRun = ~std::size_t{0};
+
+  // f(value, sources) for the chains as coded, until f returns false.
+  template <class F>
+  void decode_each(F&& f) const {
+    std::vector<ValueId> sources;
+    std::size_t pos = 0;
+    ValueId value = 0;
+    flow_code::Decoder decoder;
+    auto next = [&] { return get(pos); };
+    for (std::size_t i = 0; i < flows_; ++i) {
+      decoder.next_chain(next, value, sources);
+      if (!f(value, std::span<const ValueId>(sources))) return;
+    }
+  }
+
+  // The chains coded again with their ids renumbered (before an append).
+  void code_renumbered() {
+    if (renumbering_.none()) return;
+    VarintFlowStore coded;
+    for_each([&](ValueId v, std::span<const ValueId> sources) { coded.append(v, sources); });
+    *this = std::move(coded);
+  }
 
   std::uint64_t get(std::size_t& pos) const {
     std::uint64_t x = 0;
@@ -335,6 +384,7 @@ class VarintFlowStore {
   std::size_t flows_ = 0;
   std::size_t source_total_ = 0;
   ValueId last_value_ = 0;
+  SetUpRenumbering renumbering_;  // none, or pending: for_each applies it
 };
 
 static_assert(FlowStore<FlatFlowStore>);

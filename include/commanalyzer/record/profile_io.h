@@ -30,6 +30,12 @@
 //              flags bit 4: a library's own buffer (not by_program), bit 5:
 //              a table of rows
 //   u64 flows; u64 sources; then
+//     version 11: u64 first region value F (0: none); if F is not 0,
+//                u64 kept K, u64 length + K varints: the set-up values
+//                (below F) the region reads, each minus the one before.
+//                The chains then hold ids as recorded: a kept set-up id
+//                reads as 1 + the kept ones below it, any other id moves
+//                down by F - 1 - K (unread_set_up.h)
 //     version 4: u64 length + the chains as VarintFlowStore codes them
 //                (compressor.h: varint value delta, varint count, varint
 //                source gaps going backwards from the value)
@@ -38,7 +44,7 @@
 //     version 4: FNV-1a over the little-endian 64-bit words of the stream
 //                (the last one zero-padded), then over the byte length
 //     version 3: FNV-1a over the bytes
-// Writers write version 10; readers read 3 to 10 (before version 10 arrays
+// Writers write version 11; readers read 3 to 11 (before version 10 arrays
 // have no sites and all are the program's; older profiles have no
 // sites: the estimate is the same, its "where" is empty; a version 7 site's
 // loop is taken to be in the statement's file; before version 9 no loop
@@ -69,7 +75,7 @@
 namespace commanalyzer {
 
 inline constexpr char kProfileMagic[8] = {'C', 'A', 'P', 'R', 'O', 'F', 'I', 'L'};
-inline constexpr std::uint32_t kProfileVersion = 10;
+inline constexpr std::uint32_t kProfileVersion = 11;
 inline constexpr std::uint32_t kOldestReadableProfileVersion = 3;
 
 class ProfileError : public std::runtime_error {
@@ -328,10 +334,12 @@ class VertexCode {
   std::int64_t previous_ = -1;
 };
 
-// Flow stores that keep exactly the version-4 coding hand it over as is.
+// Flow stores that keep exactly the version-4 coding hand it over as is,
+// with the renumbering of its ids (VarintFlowStore::renumber).
 template <class Flows>
 concept HasVarintCode = requires(const Flows& flows) {
   { flows.code() } -> std::convertible_to<std::span<const std::uint8_t>>;
+  { flows.renumbering() } -> std::convertible_to<const SetUpRenumbering&>;
 };
 
 }  // namespace profile_io_internal
@@ -479,11 +487,30 @@ void write_tables(Writer& w, const Profile& profile) {
 
 // The value flows as varint chains (VarintFlowStore's coding), its length
 // first.
+// The renumbering of the chains' ids (version 11): the first region value,
+// and if not 0 the kept set-up values, as varint gaps.
+inline void write_renumbering(Writer& w, const SetUpRenumbering& renumbering) {
+  w.put<std::uint64_t>(renumbering.first);
+  if (renumbering.none()) return;
+  std::vector<std::uint8_t> gaps;
+  std::uint64_t kept = 0, before = 0;
+  renumbering.kept.for_each([&](std::uint64_t id) {
+    std::uint8_t varint[10];
+    gaps.insert(gaps.end(), varint, flow_code::put(varint, id - before));
+    before = id;
+    ++kept;
+  });
+  w.put<std::uint64_t>(kept);
+  w.put<std::uint64_t>(gaps.size());
+  w.bytes(gaps.data(), gaps.size());
+}
+
 template <class Flows>
 void write_flows(Writer& w, const Flows& flows) {
   w.put<std::uint64_t>(flows.flow_count());
   w.put<std::uint64_t>(flows.source_count());
   if constexpr (profile_io_internal::HasVarintCode<Flows>) {
+    write_renumbering(w, flows.renumbering());
     const std::span<const std::uint8_t> code = flows.code();
     w.put<std::uint64_t>(code.size());
     w.bytes(code.data(), code.size());
@@ -500,6 +527,7 @@ void write_flows(Writer& w, const Flows& flows) {
       });
       emit(chunk.code());
     };
+    write_renumbering(w, {});  // the ids are final
     std::uint64_t length = 0;
     each_chunk([&](std::span<const std::uint8_t> code) { length += code.size(); });
     w.put<std::uint64_t>(length);
@@ -704,9 +732,33 @@ inline void read_array_sites(Reader& r, LoadedProfile& profile) {
 
 // The value flows (varint chains from version 4), each checked against the
 // values read.
+// The renumbering write_renumbering wrote, checked: ids below the first
+// region value, ascending, and no more of them than it.
+inline SetUpRenumbering read_renumbering(Reader& r) {
+  SetUpRenumbering renumbering;
+  const auto first = r.get<std::uint64_t>();
+  if (first == 0) return renumbering;
+  const auto kept = r.get<std::uint64_t>();
+  std::uint64_t budget = r.get<std::uint64_t>();
+  if (first > ~ValueId{0} || kept >= first || budget > 10 * kept) throw ProfileError("corrupt profile: bad renumbering");
+  renumbering.first = static_cast<ValueId>(first);
+  renumbering.kept = RankedBits(first);
+  std::uint64_t id = 0;
+  for (std::uint64_t k = 0; k < kept; ++k) {
+    const std::uint64_t gap = r.varint(budget);
+    if (gap == 0 || gap >= first - id) throw ProfileError("corrupt profile: bad renumbering");
+    id += gap;
+    renumbering.kept.insert(id);
+  }
+  if (budget != 0) throw ProfileError("corrupt profile: bad renumbering");
+  renumbering.shift = static_cast<ValueId>(first - 1 - renumbering.kept.seal());
+  return renumbering;
+}
+
 inline void read_flows(Reader& r, std::uint32_t version, std::uint64_t value_count, LoadedProfile& profile) {
   const auto flow_count = r.get<std::uint64_t>();
   const auto source_total = r.get<std::uint64_t>();
+  const SetUpRenumbering renumbering = version >= 11 ? read_renumbering(r) : SetUpRenumbering{};
   std::vector<ValueId> sources;
   std::uint64_t seen = 0;
   auto append = [&](ValueId value) {
@@ -716,16 +768,32 @@ inline void read_flows(Reader& r, std::uint32_t version, std::uint64_t value_cou
       throw ProfileError("corrupt profile: bad value flow");
     }
   };
+  // A recorded id in the renumbered profile; a dropped set-up value is
+  // none (it cannot be a source).
+  auto renumbered = [&](ValueId id) -> ValueId {
+    if (id < renumbering.first && !renumbering.kept.contains(id)) throw ProfileError("corrupt profile: bad value flow");
+    return renumbering(id);
+  };
   if (version >= 4) {
     std::uint64_t budget = r.get<std::uint64_t>();  // bytes of the chains
     ValueId value = 0;
     auto next = [&] { return r.varint(budget); };
     flow_code::Decoder decoder;
+    std::vector<ValueId> recorded;
     for (std::uint64_t f = 0; f < flow_count; ++f) {
       if (!decoder.next_chain(next, value, sources)) throw ProfileError("corrupt profile: bad value flow");
       seen += sources.size();
-      if (value > value_count || seen > source_total) throw ProfileError("corrupt profile: bad value flow");
-      append(value);
+      if (renumbering.none()) {
+        if (value > value_count || seen > source_total) throw ProfileError("corrupt profile: bad value flow");
+        append(value);
+        continue;
+      }
+      recorded.assign(sources.begin(), sources.end());  // the decoder's state: ids as recorded
+      for (ValueId& s : sources) s = renumbered(s);
+      const ValueId renumbered_value = renumbered(value);
+      if (renumbered_value > value_count || seen > source_total) throw ProfileError("corrupt profile: bad value flow");
+      append(renumbered_value);
+      sources.swap(recorded);
     }
     if (budget != 0 || decoder.run_left() != 0) throw ProfileError("corrupt profile: bad value flow");
   } else {

@@ -38,6 +38,14 @@ class RankedBits {
     return before;
   }
 
+  // f(id) for the set ids, ascending.
+  template <class F>
+  void for_each(F&& f) const {
+    for (std::size_t w = 0; w < bits_.size(); ++w) {
+      for (std::uint64_t word = bits_[w]; word != 0; word &= word - 1) f(w * 64 + std::countr_zero(word));
+    }
+  }
+
   // The set ids below `id`. Requires seal().
   std::uint32_t rank(std::uint64_t id) const {
     return rank_[id / 64] + static_cast<std::uint32_t>(std::popcount(bits_[id / 64] & (bit(id) - 1)));

@@ -13,7 +13,9 @@
 // decision the estimate makes on ids (a value older than another, the
 // graph's vertex numbering, ties broken by id) is the same.
 //
-//   drop_unread_set_up(profile, first_region_value);
+//   SetUpReads reads(first_region_value);
+//   reads.note(sources);  // each flow of the region, as it is recorded
+//   drop_unread_set_up(profile, std::move(reads));
 #ifndef COMMANALYZER_RECORD_UNREAD_SET_UP_H_
 #define COMMANALYZER_RECORD_UNREAD_SET_UP_H_
 
@@ -56,37 +58,57 @@ void copy_value(const Values& from, ValueId v, VertexId vertex, Values& to) {
 
 }  // namespace unread_set_up_internal
 
-// Drops the values below `first_region_value` (the first value the first
-// explicit region created) that no recorded flow reads, and the vertices
-// no value is left in, renumbering the rest in order. A kept vertex's
-// weight still counts its set-up instances, as before, so the graph and
-// its partition do not move.
-template <class Values, class Flows>
-void drop_unread_set_up(Profile<Values, Flows>& profile, ValueId first_region_value) {
-  const std::size_t count = profile.values.count();
-  if (first_region_value <= 1 || first_region_value > count + 1) return;
-  RankedBits set_up(first_region_value);  // the set-up values read in the region
-  profile.flows.for_each([&](ValueId, std::span<const ValueId> sources) {
+// The values below `first_region_value` (the first value the first
+// explicit region created) that the region's flows read, noted as the
+// flows are recorded: no pass over them at the end. Default: no region.
+class SetUpReads {
+ public:
+  SetUpReads() : read_(0) {}
+  explicit SetUpReads(ValueId first_region_value) : first_(first_region_value), read_(first_region_value) {}
+
+  // The sources (sorted) of a flow of the region.
+  void note(std::span<const ValueId> sources) {
     for (ValueId s : sources) {
-      if (s < first_region_value) set_up.insert(s);
+      if (s >= first_) return;
+      read_.insert(s);
     }
-  });
-  const ValueId shift = first_region_value - 1 - set_up.seal();
-  auto kept = [&](ValueId v) { return v >= first_region_value || set_up.contains(v); };
+  }
+
+  ValueId first_region_value() const { return first_; }
+  RankedBits& read() { return read_; }
+
+ private:
+  ValueId first_ = 0;
+  RankedBits read_;
+};
+
+// Drops the set-up's values (those below reads.first_region_value()) that
+// no recorded flow reads, and the vertices no value is left in,
+// renumbering the rest in order. A kept vertex's weight still counts its
+// set-up instances, as before, so the graph and its partition do not move.
+template <class Values, class Flows>
+void drop_unread_set_up(Profile<Values, Flows>& profile, SetUpReads reads) {
+  const std::size_t count = profile.values.count();
+  const ValueId first_region_value = reads.first_region_value();
+  if (first_region_value <= 1 || first_region_value > count + 1) return;
+  // Kept ids in order: a set-up value's is 1 + the kept ones before it.
+  SetUpRenumbering renumbered{first_region_value, 0, std::move(reads.read())};
+  renumbered.shift = first_region_value - 1 - renumbered.kept.seal();
+  const ValueId shift = renumbered.shift;
+  auto kept = [&](ValueId v) { return v >= first_region_value || renumbered.kept.contains(v); };
   RankedBits vertices(profile.vertex_count());
   for (ValueId v = 1; v <= count; ++v) {
     if (kept(v)) vertices.insert(profile.values.vertex(v));
   }
   const std::size_t vertex_count = vertices.seal();
   if (shift == 0 && vertex_count == profile.vertex_count()) return;
-  // Kept ids in order: a set-up value's is 1 + the kept ones before it.
-  auto renumbered = [&](ValueId v) { return v < first_region_value ? 1 + set_up.rank(v) : v - shift; };
 
+  const bool same_vertices = vertex_count == profile.vertex_count();  // only values go
   Values values;
   for (ValueId v = 1; v <= count; ++v) {
-    if (kept(v)) {
-      unread_set_up_internal::copy_value(profile.values, v, vertices.rank(profile.values.vertex(v)), values);
-    }
+    if (!kept(v)) continue;
+    const VertexId x = profile.values.vertex(v);
+    unread_set_up_internal::copy_value(profile.values, v, same_vertices ? x : vertices.rank(x), values);
   }
   profile.values = std::move(values);
   unread_set_up_internal::keep_rows(profile.vertex_home, vertices);
@@ -95,16 +117,20 @@ void drop_unread_set_up(Profile<Values, Flows>& profile, ValueId first_region_va
   for (RecordedReduction& r : profile.reductions) r.vertex = vertices.rank(r.vertex);
   if (shift == 0) return;
 
-  Flows flows;
-  std::vector<ValueId> sources;
-  profile.flows.for_each([&](ValueId v, std::span<const ValueId> from) {
-    sources.clear();
-    for (ValueId s : from) sources.push_back(renumbered(s));  // order kept: still sorted
-    flows.append(renumbered(v), sources);
-  });
-  profile.flows = std::move(flows);
   for (ValueId& mark : profile.iteration_marks) mark -= shift;
   for (std::size_t k = 0; k < profile.value_sites.size(); ++k) profile.value_sites[k].first -= shift;
+  if constexpr (requires { profile.flows.renumber(std::move(renumbered)); }) {
+    profile.flows.renumber(std::move(renumbered));  // applied as the flows are read
+  } else {
+    Flows flows;
+    std::vector<ValueId> sources;
+    profile.flows.for_each([&](ValueId v, std::span<const ValueId> from) {
+      sources.clear();
+      for (ValueId s : from) sources.push_back(renumbered(s));  // order kept: still sorted
+      flows.append(renumbered(v), sources);
+    });
+    profile.flows = std::move(flows);
+  }
 }
 
 }  // namespace commanalyzer
