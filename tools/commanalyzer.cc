@@ -87,7 +87,8 @@ Usage:
       interest and iterations with include/commanalyzer/annotate.h
       (CA_REGION_BEGIN, CA_ITERATION, CA_REGION_END); without marks the whole
       run counts. The profile is kept for `commanalyzer estimate` (under
-      --out DIR/build with the build, else alone in a temporary directory).
+      --out DIR/build with the build, else alone in a temporary directory,
+      which stays until you delete it).
   commanalyzer estimate PROFILE [--procs 2,4,...] [--json FILE] [--html FILE]
                         [--out DIR]
       Re-estimates from a saved profile without re-running the program.
@@ -453,8 +454,13 @@ int analyze(AnalyzeArgs args, const EstimateRequest& request, const ReportOutput
   }
   std::cerr << absl::StrFormat("[commanalyzer] program finished in %.2fs; estimating\n",
                                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  const std::string kept = absl::StrCat("profile kept at ", profile_path.string(), " (re-estimate: commanalyzer estimate ",
-                                        profile_path.string(), " --procs ...)");
+  // Each analyze without --out keeps its own: say how large, and that it stays.
+  std::error_code no_size;
+  const auto bytes = std::filesystem::file_size(profile_path, no_size);
+  const std::string kept =
+      absl::StrCat("profile kept at ", profile_path.string(), " (",
+                   no_size ? std::string() : absl::StrFormat("%.1f MB, ", static_cast<double>(bytes) / 1e6),
+                   "until deleted; re-estimate: commanalyzer estimate ", profile_path.string(), " --procs ...)");
   set_activity(absl::StrCat("estimating (", kept, ")"));
   try {
     ProfileInfo info;
