@@ -499,6 +499,48 @@ TEST(Distribution, ArraysCopiedIntoAreNotPrivateCopies) {
   EXPECT_EQ(copies_all.p2p_bytes, copies_none.p2p_bytes);
 }
 
+// Counts that copy other small arrays have location graphs of their own;
+// estimating several counts at once lets each go after its last count,
+// and gives what estimating them one at a time gives.
+TEST(Distribution, CountsWithTheirOwnLocationGraphsEstimateAsAlone) {
+  constexpr std::uint64_t n = 1024;
+  const Array u{0x1000000}, unew{0x2000000}, c{0x3000000}, d{0x4000000};
+  Analyzer<> a;
+  a.allocation(u.base, 8 * n);
+  a.allocation(unew.base, 8 * n);
+  a.allocation(c.base, 8 * 128);  // copied at 2 and 8 processes (ghost budget: all arrays' bytes / P)
+  a.allocation(d.base, 8 * 256);  // copied at 2
+  for (std::uint64_t i = 0; i < n; ++i) a.store(u.at(i), 8, a.compute(a.load(unew.at(i), 8)));
+  for (std::uint64_t i = 0; i < 256; ++i) a.store(d.at(i), 8, a.compute(a.load(c.at(i % 128), 8)));
+  a.region_begin();
+  for (int t = 0; t < 3; ++t) {
+    for (std::uint64_t i = 1; i + 1 < n; ++i) {
+      const Label near = a.join(a.load(u.at(i - 1), 8), a.load(u.at(i + 1), 8));
+      a.store(unew.at(i), 8, a.compute(a.join(near, a.join(a.load(c.at(i % 128), 8), a.load(d.at(i % 256), 8)))));
+    }
+    for (std::uint64_t i = 1; i + 1 < n; ++i) a.store(u.at(i), 8, a.compute(a.load(unew.at(i), 8)));
+    a.iteration();
+  }
+  a.region_end();
+  a.finish();
+  using Portfolio = Estimator<Profile0, DensityDistanceScorer, DistributionPortfolio>;
+  const std::vector<int> procs = {2, 8, 32, 4};
+  Portfolio alone(a.profile());
+  EXPECT_NE(&alone.locations(2), &alone.locations(8));
+  EXPECT_NE(&alone.locations(8), &alone.locations(32));
+  std::vector<CommEstimate> one_at_a_time;
+  for (int p : procs) one_at_a_time.push_back(alone.estimate(p));
+  for (int round = 0; round < 3; ++round) {
+    Portfolio together(a.profile());
+    together.locations(1);  // a graph no count asked for (the tool's summary line)
+    const std::vector<CommEstimate> all = together.estimate(procs, 2);
+    for (std::size_t k = 0; k < procs.size(); ++k) {
+      EXPECT_EQ(all[k].matrix, one_at_a_time[k].matrix) << procs[k];
+      EXPECT_EQ(all[k].distribution, one_at_a_time[k].distribution) << procs[k];
+    }
+  }
+}
+
 // Candidates: 1-D blocks, and the same cuts moved so that process 0 owns
 // 5/8 of the array (the others 1/8 each): as many cuts, as many bytes, as
 // fast by messages, but process 0 holds and computes 2.5x the mean.

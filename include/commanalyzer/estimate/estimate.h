@@ -119,20 +119,14 @@ class Estimator {
   // the settled locations of the arrays small enough for each process to
   // copy (private_arrays.h) are not in it (none for one process: the
   // default). Counts that copy the same arrays share one graph.
+  // An index is kept while counts that use it are still to be estimated
+  // (estimate(procs, ...) lets each go after its last count).
   const LocationIndex& locations(int procs = 1) const {
-    std::vector<ArrayExtent> arrays;
-    for (const auto& a : profile_.arrays) {
-      arrays.push_back({a.base, a.bytes, a.freed, a.indexed_indirectly, a.scratch, a.copied_into});
-    }
-    std::vector<ArrayMove> moves;
-    for (const auto& m : profile_.moves) moves.push_back({m.from, m.to, m.from_offset, m.to_offset, m.bytes});
-    mark_private_arrays(arrays, moves, ghost_memory(), procs);
-    std::vector<std::uint8_t> copied(arrays.size());
-    for (std::size_t g = 0; g < arrays.size(); ++g) copied[g] = arrays[g].private_copy;
+    const ArraysAt at = arrays_at(procs);
     std::lock_guard<std::mutex> lock(locations_mutex_);
-    std::unique_ptr<LocationIndex>& index = locations_[copied];
+    std::unique_ptr<LocationIndex>& index = locations_[at.copied];
     if (index == nullptr) {
-      index = std::make_unique<LocationIndex>(LocationIndex::build(graph_, singletons_, arrays, moves));
+      index = std::make_unique<LocationIndex>(LocationIndex::build(graph_, singletons_, at.arrays, at.moves));
     }
     return *index;
   }
@@ -152,10 +146,24 @@ class Estimator {
     // Threads the counts leave idle cost candidates side by side (one new
     // count re-estimated on two cores).
     const unsigned per_count = procs.empty() ? 1 : std::max<unsigned>(1, threads / procs.size());
+    // Counts that copy other arrays have location graphs of their own, each
+    // as large as the value graph's locations: one goes after its last
+    // count, and those no count uses (a count's not asked for) at once.
+    std::map<std::vector<std::uint8_t>, std::size_t> counts_left;
+    std::vector<std::vector<std::uint8_t>> key(procs.size());
+    if constexpr (kByLocation) {
+      for (std::size_t k = 0; k < procs.size(); ++k) ++counts_left[key[k] = arrays_at(procs[k]).copied];
+      std::lock_guard<std::mutex> lock(locations_mutex_);
+      std::erase_if(locations_, [&](const auto& entry) { return !counts_left.contains(entry.first); });
+    }
     std::mutex mutex;  // guards the calls of done
     run_indexed(procs.size(), threads, [&](std::size_t i) {
       const std::size_t k = order[i];
       all[k] = estimate(procs[k], per_count);
+      if (kByLocation) {
+        std::lock_guard<std::mutex> lock(locations_mutex_);
+        if (--counts_left[key[k]] == 0) locations_.erase(key[k]);
+      }
       if (done) {
         std::lock_guard<std::mutex> lock(mutex);
         done(procs[k]);
@@ -176,6 +184,25 @@ class Estimator {
 
  private:
   static constexpr std::size_t kWholeRun = ~std::size_t{0};
+
+  // The arrays with the private copies each process makes at a count
+  // (private_arrays.h), the moves between them, and which are copied: the
+  // key of the count's location graph.
+  struct ArraysAt {
+    std::vector<ArrayExtent> arrays;
+    std::vector<ArrayMove> moves;
+    std::vector<std::uint8_t> copied;
+  };
+  ArraysAt arrays_at(int procs) const {
+    ArraysAt at;
+    for (const auto& a : profile_.arrays) {
+      at.arrays.push_back({a.base, a.bytes, a.freed, a.indexed_indirectly, a.scratch, a.copied_into});
+    }
+    for (const auto& m : profile_.moves) at.moves.push_back({m.from, m.to, m.from_offset, m.to_offset, m.bytes});
+    mark_private_arrays(at.arrays, at.moves, ghost_memory(), procs);
+    for (const ArrayExtent& a : at.arrays) at.copied.push_back(a.private_copy);
+    return at;
+  }
   // Whether the cost model can cost the first iterations only.
   static constexpr bool kCostsWindows =
       requires(const Cost& cost, const ProfileT& profile, const ValueGraph& graph, const std::vector<ProcId>& owner) {
