@@ -485,8 +485,6 @@ void write_tables(Writer& w, const Profile& profile) {
 
 }
 
-// The value flows as varint chains (VarintFlowStore's coding), its length
-// first.
 // The renumbering of the chains' ids (version 11): the first region value,
 // and if not 0 the kept set-up values, as varint gaps.
 inline void write_renumbering(Writer& w, const SetUpRenumbering& renumbering) {
@@ -505,6 +503,8 @@ inline void write_renumbering(Writer& w, const SetUpRenumbering& renumbering) {
   w.bytes(gaps.data(), gaps.size());
 }
 
+// The value flows as varint chains (VarintFlowStore's coding), after
+// their renumbering; the code's length first.
 template <class Flows>
 void write_flows(Writer& w, const Flows& flows) {
   w.put<std::uint64_t>(flows.flow_count());
