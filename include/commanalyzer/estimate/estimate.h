@@ -160,7 +160,7 @@ class Estimator {
     run_indexed(procs.size(), threads, [&](std::size_t i) {
       const std::size_t k = order[i];
       all[k] = estimate(procs[k], per_count);
-      if (kByLocation) {
+      if constexpr (kByLocation) {
         std::lock_guard<std::mutex> lock(locations_mutex_);
         if (--counts_left[key[k]] == 0) locations_.erase(key[k]);
       }

@@ -730,8 +730,6 @@ inline void read_array_sites(Reader& r, LoadedProfile& profile) {
   for (auto& a : profile.arrays) a.site = r.get<std::uint32_t>();
 }
 
-// The value flows (varint chains from version 4), each checked against the
-// values read.
 // The renumbering write_renumbering wrote, checked: ids below the first
 // region value, ascending, and no more of them than it.
 inline SetUpRenumbering read_renumbering(Reader& r) {
@@ -755,15 +753,17 @@ inline SetUpRenumbering read_renumbering(Reader& r) {
   return renumbering;
 }
 
+// The value flows (varint chains from version 4), each checked against the
+// values read.
 inline void read_flows(Reader& r, std::uint32_t version, std::uint64_t value_count, LoadedProfile& profile) {
   const auto flow_count = r.get<std::uint64_t>();
   const auto source_total = r.get<std::uint64_t>();
   const SetUpRenumbering renumbering = version >= 11 ? read_renumbering(r) : SetUpRenumbering{};
   std::vector<ValueId> sources;
   std::uint64_t seen = 0;
-  auto append = [&](ValueId value) {
+  auto append = [&](ValueId value, std::span<const ValueId> chain) {
     try {
-      profile.flows.append(value, sources);
+      profile.flows.append(value, chain);
     } catch (const std::invalid_argument&) {
       throw ProfileError("corrupt profile: bad value flow");
     }
@@ -779,21 +779,20 @@ inline void read_flows(Reader& r, std::uint32_t version, std::uint64_t value_cou
     ValueId value = 0;
     auto next = [&] { return r.varint(budget); };
     flow_code::Decoder decoder;
-    std::vector<ValueId> recorded;
+    std::vector<ValueId> moved;  // the chain renumbered (the decoder keeps its ids as recorded)
     for (std::uint64_t f = 0; f < flow_count; ++f) {
       if (!decoder.next_chain(next, value, sources)) throw ProfileError("corrupt profile: bad value flow");
       seen += sources.size();
-      if (renumbering.none()) {
-        if (value > value_count || seen > source_total) throw ProfileError("corrupt profile: bad value flow");
-        append(value);
-        continue;
+      ValueId v = value;
+      std::span<const ValueId> chain = sources;
+      if (!renumbering.none()) {
+        moved.clear();
+        for (ValueId s : sources) moved.push_back(renumbered(s));
+        v = renumbered(value);
+        chain = moved;
       }
-      recorded.assign(sources.begin(), sources.end());  // the decoder's state: ids as recorded
-      for (ValueId& s : sources) s = renumbered(s);
-      const ValueId renumbered_value = renumbered(value);
-      if (renumbered_value > value_count || seen > source_total) throw ProfileError("corrupt profile: bad value flow");
-      append(renumbered_value);
-      sources.swap(recorded);
+      if (v > value_count || seen > source_total) throw ProfileError("corrupt profile: bad value flow");
+      append(v, chain);
     }
     if (budget != 0 || decoder.run_left() != 0) throw ProfileError("corrupt profile: bad value flow");
   } else {
@@ -807,7 +806,7 @@ inline void read_flows(Reader& r, std::uint32_t version, std::uint64_t value_cou
       for (ValueId s : sources) {
         if (s == kNoValue || s > value_count) throw ProfileError("corrupt profile: unknown source value");
       }
-      append(v);
+      append(v, sources);
     }
   }
   if (seen != source_total) throw ProfileError("corrupt profile: bad value flow");
