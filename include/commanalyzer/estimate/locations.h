@@ -33,6 +33,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "commanalyzer/estimate/array_moves.h"
 #include "commanalyzer/estimate/value_graph.h"
+#include "commanalyzer/record/big_array.h"
 #include "commanalyzer/record/types.h"
 
 namespace commanalyzer {
@@ -195,12 +196,12 @@ class LocationIndex {
 
   // The symmetric location graph in compressed rows: neighbours and summed uses.
   const std::vector<std::uint64_t>& row_start() const { return row_start_; }
-  const std::vector<Node>& neighbour() const { return neighbour_; }
-  const std::vector<std::uint64_t>& uses() const { return uses_; }
+  const BigArray<Node>& neighbour() const { return neighbour_; }
+  const BigArray<std::uint32_t>& uses() const { return uses_; }  // saturating, as the value graph's edges
   // The nodes that read a node's values (its consumers), in compressed
   // rows, for free nodes and nodes of read-only classes (empty for others).
   const std::vector<std::uint64_t>& consumer_start() const { return consumer_start_; }
-  const std::vector<Node>& consumer() const { return consumer_; }
+  const BigArray<Node>& consumer() const { return consumer_; }
   // Work per node: 1 + source uses computed there per value vertex (owner computes).
   const std::vector<std::uint64_t>& work() const { return work_; }
   // Distinct instances a node's vertices export (what it may have to send).
@@ -318,7 +319,7 @@ class LocationIndex {
       std::sort(row.begin(), row.end());
       for (const auto& [b, uses] : row) {
         neighbour_.push_back(b);
-        uses_.push_back(uses);
+        uses_.push_back(EdgeWeight::saturated(uses));
       }
       row_start_.push_back(neighbour_.size());
       if (a >= locations_ || !classes_[class_[a]].written) {
@@ -330,7 +331,7 @@ class LocationIndex {
           }
         }
         std::sort(consumer_.begin() + from, consumer_.end());
-        consumer_.erase(std::unique(consumer_.begin() + from, consumer_.end()), consumer_.end());
+        consumer_.truncate(static_cast<std::size_t>(std::unique(consumer_.begin() + from, consumer_.end()) - consumer_.begin()));
       }
       consumer_start_.push_back(consumer_.size());
     }
@@ -342,10 +343,12 @@ class LocationIndex {
   std::vector<std::uint64_t> offset_;
   std::size_t locations_ = 0;
   std::vector<std::uint64_t> row_start_;
-  std::vector<Node> neighbour_;
-  std::vector<std::uint64_t> uses_;
+  // The rows grow node by node, as large as the graph of every location:
+  // BigArrays, which double without a copy or untouched pages resident.
+  BigArray<Node> neighbour_;
+  BigArray<std::uint32_t> uses_;
   std::vector<std::uint64_t> consumer_start_{0};
-  std::vector<Node> consumer_;
+  BigArray<Node> consumer_;
   std::vector<std::uint64_t> work_;
   std::vector<std::uint64_t> exports_;
 };
