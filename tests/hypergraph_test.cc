@@ -70,8 +70,10 @@ TEST(Hypergraph, OneNetPerExportingLocationWithItsNeighbours) {
   gather(a, 256);
   const Estimator<Profile0> est(a.profile());
   const LocationIndex& index = est.locations();
-  const LocationHypergraph h = location_hypergraph(index);
-  ASSERT_EQ(h.vertex_count(), index.node_count());
+  const LeafContraction leaves(index, [](LocationIndex::Node) { return std::size_t{0}; }, {~std::uint64_t{0} / 2});
+  const LocationHypergraph h = location_hypergraph(index, leaves);
+  ASSERT_EQ(h.vertex_count(), leaves.coarse_count());
+  ASSERT_EQ(leaves.coarse_count(), index.node_count());  // x[i] and y[i] are one location: no leaves
   ASSERT_GT(h.net_count(), 0u);
   for (std::size_t e = 0; e < h.net_count(); ++e) {
     const std::uint32_t first = h.pins[h.net_start[e]];

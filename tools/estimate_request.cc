@@ -152,7 +152,7 @@ std::optional<DistributionPortfolio> named_portfolio(const std::string& name) {
     }
     if (!phg.empty()) {
       portfolio.hypergraph = [phg](const LocationIndex& index, int procs) {
-        return SpawnedHypergraphPartitioner{phg}.partition(location_hypergraph(index), procs);
+        return partition_locations(SpawnedHypergraphPartitioner{phg}, index, procs);
       };
     }
   }

@@ -41,6 +41,7 @@
 
 #include "commanalyzer/estimate/cartesian.h"
 #include "commanalyzer/estimate/distribution_map.h"
+#include "commanalyzer/estimate/leaf_contraction.h"
 #include "commanalyzer/estimate/locations.h"
 #include "commanalyzer/estimate/partitioner.h"
 #include "commanalyzer/record/types.h"
@@ -90,19 +91,39 @@ inline std::vector<ProcId> metis_distribution(const LocationIndex& index, int pr
     if (ncons == max_array_constraints || class_work[c] == 0) break;
     constraint_of_class[c] = ncons++;
   }
+  // METIS sees the graph with its leaves contracted (leaf_contraction.h):
+  // a coarse vertex weighs what its nodes weigh, constraint by constraint.
+  auto constraint = [&](LocationIndex::Node a) -> std::size_t {
+    return index.is_free(a) ? 0 : static_cast<std::size_t>(constraint_of_class[index.class_of(a)]);
+  };
+  std::vector<std::uint64_t> constraint_work(static_cast<std::size_t>(ncons), 0);
+  for (LocationIndex::Node a = 0; a < n; ++a) constraint_work[constraint(a)] += index.work()[a];
+  const LeafContraction leaves(index, constraint,
+                               LeafContraction::balance_limits(constraint_work, procs, imbalance_permille));
+  const std::size_t coarse = leaves.coarse_count();
+  std::vector<std::uint64_t> work(coarse * static_cast<std::size_t>(ncons), 0), exports(coarse, 0);
+  for (LocationIndex::Node a = 0; a < n; ++a) {
+    const std::uint32_t c = leaves.coarse_of(a);
+    work[std::size_t{c} * static_cast<std::size_t>(ncons) + constraint(a)] += index.work()[a];
+    exports[c] += index.exports()[a];
+  }
   MetisGraph g;
   g.ncon = ncons;
-  g.xadj.assign(index.row_start().begin(), index.row_start().end());
-  g.adjncy.assign(index.neighbour().begin(), index.neighbour().end());
-  for (std::uint64_t u : index.uses()) g.adjwgt.push_back(MetisGraph::clamp(u));
-  for (std::size_t a = 0; a < n; ++a) {
-    const int k = index.is_free(a) ? 0 : constraint_of_class[index.class_of(a)];
-    for (int c = 0; c < ncons; ++c) g.vwgt.push_back(c == k ? MetisGraph::clamp(index.work()[a]) : 0);
-    g.vsize.push_back(MetisGraph::clamp(index.exports()[a]));
+  g.xadj.push_back(0);
+  for (LocationIndex::Node a = 0; a < n; ++a) {
+    if (!leaves.keeps(a)) continue;
+    leaves.for_each_neighbour(a, [&](std::uint32_t b, std::uint64_t k) {
+      g.adjncy.push_back(static_cast<idx_t>(b));
+      g.adjwgt.push_back(MetisGraph::clamp(index.uses()[k]));
+    });
+    g.xadj.push_back(static_cast<idx_t>(g.adjncy.size()));
   }
+  for (std::uint64_t w : work) g.vwgt.push_back(MetisGraph::clamp(w));
+  for (std::uint64_t x : exports) g.vsize.push_back(MetisGraph::clamp(x));
   const std::vector<idx_t> part = metis_kway(g, procs, MetisOptions{.volume = false, .imbalance_permille = imbalance_permille});
-  for (std::size_t a = 0; a < n; ++a) owner[a] = static_cast<ProcId>(part[a]);
-  return owner;
+  std::vector<ProcId> coarse_owner(coarse);
+  for (std::size_t c = 0; c < coarse; ++c) coarse_owner[c] = static_cast<ProcId>(part[c]);
+  return leaves.expand(coarse_owner);
 }
 
 // "4x4x1": a process grid as the candidates' names give it.

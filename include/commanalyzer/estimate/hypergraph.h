@@ -2,16 +2,16 @@
 // candidate that minimises what an owner-computes code sends, not an edge
 // cut.
 //
-//   LocationHypergraph h = location_hypergraph(index);   // locations.h
-//   std::vector<ProcId> owner = partitioner.partition(h, 16);  // per node
+//   std::vector<ProcId> owner = partition_locations(partitioner, index, 16);  // per node
 //
-// One vertex per location-graph node, weighted by its work; one net per
-// node that exports values: the node and its neighbours, weighted by the
-// instances it exports. A net whose pins lie in lambda parts costs its
-// weight times (lambda - 1), the connectivity metric: a value goes once to
-// every other process that reads it, as the cost model's pruning per value
-// instance counts. (The location graph's rows are symmetric, so a net also
-// holds the node's producers; the cost model judges every candidate.)
+// One vertex per location-graph node (its leaves contracted first, as for
+// METIS), weighted by its work; one net per node that exports values: the
+// node and its neighbours, weighted by the instances it exports. A net
+// whose pins lie in lambda parts costs its weight times (lambda - 1), the
+// connectivity metric: a value goes once to every other process that reads
+// it, as the cost model's pruning per value instance counts. (The location
+// graph's rows are symmetric, so a net also holds the node's producers; the
+// cost model judges every candidate.)
 //
 // The partitioner is a library behind the HypergraphPartitioner concept,
 // fed through write_hypergraph's text format. Zoltan's PHG
@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "commanalyzer/estimate/leaf_contraction.h"
 #include "commanalyzer/estimate/locations.h"
 #include "commanalyzer/record/types.h"
 
@@ -60,17 +61,25 @@ struct LocationHypergraph {
   }
 };
 
-inline LocationHypergraph location_hypergraph(const LocationIndex& index) {
+// The hypergraph of the location graph with its leaves contracted
+// (leaf_contraction.h): a vertex per coarse vertex, weighing its nodes'
+// work. A leaf's net holds only the vertex it is part of, and costs nothing
+// under any partition: it is left out.
+inline LocationHypergraph location_hypergraph(const LocationIndex& index, const LeafContraction& leaves) {
   LocationHypergraph h;
   const std::size_t n = index.node_count();
-  h.vertex_weight.assign(index.work().begin(), index.work().end());
+  h.vertex_weight.assign(leaves.coarse_count(), 0);
+  for (LocationIndex::Node a = 0; a < n; ++a) h.vertex_weight[leaves.coarse_of(a)] += index.work()[a];
   h.net_start.push_back(0);
-  for (std::size_t a = 0; a < n; ++a) {
-    if (index.exports()[a] == 0) continue;  // sends nothing: no net
-    const std::uint64_t first = index.row_start()[a], last = index.row_start()[a + 1];
-    if (first == last) continue;
-    h.pins.push_back(static_cast<std::uint32_t>(a));
-    for (std::uint64_t k = first; k < last; ++k) h.pins.push_back(index.neighbour()[k]);
+  for (LocationIndex::Node a = 0; a < n; ++a) {
+    if (index.exports()[a] == 0 || !leaves.keeps(a)) continue;  // sends nothing, or only inside its vertex
+    const std::size_t first = h.pins.size();
+    h.pins.push_back(leaves.coarse_of(a));
+    leaves.for_each_neighbour(a, [&](std::uint32_t b, std::uint64_t) { h.pins.push_back(b); });
+    if (h.pins.size() == first + 1) {
+      h.pins.pop_back();  // its neighbours are all leaves inside it
+      continue;
+    }
     h.net_start.push_back(h.pins.size());
     h.net_weight.push_back(index.exports()[a]);
   }
@@ -120,11 +129,27 @@ inline LocationHypergraph read_hypergraph(std::istream& in) {
   return h;
 }
 
+// The imbalance the partitioner is given (Zoltan's IMBALANCE_TOL 1.03,
+// tools/zoltan_phg.cc), in thousandths of the mean part.
+inline constexpr int kHypergraphImbalancePermille = 30;
+
 template <class P>
 concept HypergraphPartitioner = requires(const P& p, const LocationHypergraph& h, int parts) {
   { p.partition(h, parts) } -> std::same_as<std::vector<ProcId>>;
 };
 
+// Owner per location-graph node from a hypergraph partitioner, which sees
+// the contracted hypergraph; it balances one weight, the work, within
+// `imbalance_permille`.
+template <HypergraphPartitioner P>
+std::vector<ProcId> partition_locations(const P& partitioner, const LocationIndex& index, int procs,
+                                        int imbalance_permille = kHypergraphImbalancePermille) {
+  std::uint64_t work = 0;
+  for (std::uint64_t w : index.work()) work += w;
+  const LeafContraction leaves(index, [](LocationIndex::Node) { return std::size_t{0}; },
+                               LeafContraction::balance_limits({work}, procs, imbalance_permille));
+  return leaves.expand(partitioner.partition(location_hypergraph(index, leaves), procs));
+}
 
 }  // namespace commanalyzer
 
