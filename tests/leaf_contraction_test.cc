@@ -132,6 +132,7 @@ TEST(LeafContraction, AVertexCarriesNoMoreThanAPartsSlack) {
     carried[one_each.coarse_of(n)] += index.work()[n];
     ++nodes[one_each.coarse_of(n)];
   }
+  EXPECT_EQ(one_each.coarse_work(), carried);
   for (std::size_t c = 0; c < carried.size(); ++c) {
     if (nodes[c] > 1) {
       EXPECT_LE(carried[c], row_work + entry_work);

@@ -101,12 +101,8 @@ inline std::vector<ProcId> metis_distribution(const LocationIndex& index, int pr
   const LeafContraction leaves(index, constraint,
                                LeafContraction::balance_limits(constraint_work, procs, imbalance_permille));
   const std::size_t coarse = leaves.coarse_count();
-  std::vector<std::uint64_t> work(coarse * static_cast<std::size_t>(ncons), 0), exports(coarse, 0);
-  for (LocationIndex::Node a = 0; a < n; ++a) {
-    const std::uint32_t c = leaves.coarse_of(a);
-    work[std::size_t{c} * static_cast<std::size_t>(ncons) + constraint(a)] += index.work()[a];
-    exports[c] += index.exports()[a];
-  }
+  std::vector<std::uint64_t> exports(coarse, 0);
+  for (LocationIndex::Node a = 0; a < n; ++a) exports[leaves.coarse_of(a)] += index.exports()[a];
   MetisGraph g;
   g.ncon = ncons;
   g.xadj.push_back(0);
@@ -118,7 +114,7 @@ inline std::vector<ProcId> metis_distribution(const LocationIndex& index, int pr
     });
     g.xadj.push_back(static_cast<idx_t>(g.adjncy.size()));
   }
-  for (std::uint64_t w : work) g.vwgt.push_back(MetisGraph::clamp(w));
+  for (std::uint64_t w : leaves.coarse_work()) g.vwgt.push_back(MetisGraph::clamp(w));
   for (std::uint64_t x : exports) g.vsize.push_back(MetisGraph::clamp(x));
   const std::vector<idx_t> part = metis_kway(g, procs, MetisOptions{.volume = false, .imbalance_permille = imbalance_permille});
   std::vector<ProcId> coarse_owner(coarse);

@@ -62,14 +62,16 @@ struct LocationHypergraph {
 };
 
 // The hypergraph of the location graph with its leaves contracted
-// (leaf_contraction.h): a vertex per coarse vertex, weighing its nodes'
-// work. A leaf's net holds only the vertex it is part of, and costs nothing
-// under any partition: it is left out.
+// (leaf_contraction.h, with one balance group): a vertex per coarse
+// vertex, weighing its nodes' work. A leaf's net holds only the vertex it
+// is part of, and costs nothing under any partition: it is left out.
 inline LocationHypergraph location_hypergraph(const LocationIndex& index, const LeafContraction& leaves) {
   LocationHypergraph h;
   const std::size_t n = index.node_count();
-  h.vertex_weight.assign(leaves.coarse_count(), 0);
-  for (LocationIndex::Node a = 0; a < n; ++a) h.vertex_weight[leaves.coarse_of(a)] += index.work()[a];
+  if (leaves.coarse_work().size() != leaves.coarse_count()) {
+    throw std::invalid_argument("location_hypergraph: a contraction with one balance group");
+  }
+  h.vertex_weight = leaves.coarse_work();
   h.net_start.push_back(0);
   for (LocationIndex::Node a = 0; a < n; ++a) {
     if (index.exports()[a] == 0 || !leaves.keeps(a)) continue;  // sends nothing, or only inside its vertex

@@ -73,6 +73,8 @@ class LeafContraction {
       if (rep_[a] == a) coarse_[a] = count_++;
     }
     for (Node a = 0; a < n; ++a) coarse_[a] = coarse_[rep_[a]];
+    work_.assign(std::size_t{count_} * groups, 0);
+    for (Node a = 0; a < n; ++a) work_[std::size_t{coarse_[a]} * groups + group(a)] += index.work()[a];
   }
 
   // A partitioner that may leave a part `imbalance_permille` heavier than
@@ -89,6 +91,9 @@ class LeafContraction {
   }
 
   std::size_t coarse_count() const { return count_; }
+  // The work each coarse vertex carries, group by group: entry c * groups
+  // + g (the partitioners' vertex weights).
+  const std::vector<std::uint64_t>& coarse_work() const { return work_; }
   // The coarse vertex node a is part of.
   std::uint32_t coarse_of(Node a) const { return coarse_[a]; }
   // Whether node a is a coarse vertex's own node (the others are leaves
@@ -117,6 +122,7 @@ class LeafContraction {
   const LocationIndex& index_;
   std::vector<std::uint32_t> coarse_;
   std::vector<Node> rep_;  // the node whose vertex a is part of
+  std::vector<std::uint64_t> work_;  // coarse_work()
   std::uint32_t count_ = 0;
 };
 
