@@ -253,6 +253,39 @@ TEST(UnionDagSlicer, KeptSetsGiveTheSetsOfAFullWalk) {
   }
 }
 
+// An element's forces, as LULESH computes them: derivatives built from
+// its 24 coordinates, each level reading the one below twice (2^40 paths
+// to the bottom, a few hundred nodes), and 24 stores on the shared levels.
+// An unmarked walk would expand the shared nodes once per path; the walk
+// goes on with marks once it meets its leaves again, and a store's set is
+// its operands', kept for the next store. Every set must be the reference's.
+TEST(UnionDagSlicer, SharedDagsPastTheSmallWalkAreExact) {
+  UnionDagSlicer s;
+  InternedSetSlicer reference;
+  std::vector<ValueId> got, want;
+  for (ValueId element = 0; element < 40; ++element) {
+    const ValueId coords = 1 + element * 100;
+    std::vector<Label> level{s.join(s.leaf(coords), s.leaf(coords + 1))};
+    std::vector<Label> reference_level{reference.join(reference.leaf(coords), reference.leaf(coords + 1))};
+    for (ValueId k = 0; k < 40; ++k) {
+      const ValueId u = coords + k % 24, w = coords + (k + 7) % 24;
+      level.push_back(s.join(s.join(level.back(), s.leaf(u)), s.join(level.back(), s.leaf(w))));
+      reference_level.push_back(reference.join(reference.join(reference_level.back(), reference.leaf(u)),
+                                               reference.join(reference_level.back(), reference.leaf(w))));
+    }
+    for (ValueId i = 0; i < 24; ++i) {
+      const ValueId old = 50000 + element * 24 + i;
+      const Label stored = s.join(s.leaf(old), s.join(level[17 + i], s.leaf(coords + i)));
+      s.flatten(stored, got);
+      reference.flatten(reference.join(reference.leaf(old), reference.join(reference_level[17 + i],
+                                                                             reference.leaf(coords + i))),
+                        want);
+      ASSERT_EQ(got, want) << "element " << element << " store " << i;
+      ASSERT_EQ(got.size(), 25u);  // the 24 coordinates and the old value
+    }
+  }
+}
+
 TEST(SortUniqueSmall, MatchesSortUnique) {
   std::mt19937 rng(12);
   for (int trial = 0; trial < 20000; ++trial) {

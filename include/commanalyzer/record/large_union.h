@@ -42,9 +42,14 @@ class LargeUnionWalk {
   // The first `unmarked` nodes are expanded without visit marks: a label
   // of a few hundred nodes (a dot product's accumulator) is usually a tree,
   // and the marks (a bitmap word per node, set and cleared) cost a third of
-  // such a walk. A label with more nodes -- a big DAG, or a small one whose
-  // shared nodes the unmarked walk would expand again and again -- goes on
-  // with marks (a node expanded before may be expanded once more, no more).
+  // such a walk. A label with more nodes, or one whose leaves the walk
+  // meets again more often than it finds new ones (a DAG: an element's
+  // forces built on its shared shape derivatives, whose nodes an unmarked
+  // walk expands once per path to them), goes on with marks (a node
+  // expanded before may be expanded once more, no more). A tree whose
+  // leaves recur (a stencil's residual reads each cell from its
+  // neighbours) goes on with marks too, which costs it the marks; a DAG
+  // saves the walk of every path to a shared node but one.
   // Leaves are deduplicated through the leaf bitmap either way.
   // With a `stop` node index (only when unmarked == 0), the walk does not
   // expand it; returns whether it met it.
@@ -102,6 +107,7 @@ class LargeUnionWalk {
       // Unique leaves go to out[0, kept), grown by doubling.
       for (const ValueId v : out) {
         if (add_leaf(v)) out[kept++] = v;
+        else ++met_again;
       }
       out.resize(std::max<std::size_t>(out.size(), 64));
       leaves = out.data();
@@ -138,7 +144,10 @@ class LargeUnionWalk {
 
     [[gnu::always_inline]] void take_leaves(Label leaf_or_pair) {
       slicer_internal::for_each_leaf(leaf_or_pair, [&](ValueId v) __attribute__((always_inline)) {
-        if (!add_leaf(v)) return;
+        if (!add_leaf(v)) {
+          ++met_again;
+          return;
+        }
         if (kept == leaf_room) [[unlikely]] {
           out.resize(2 * leaf_room);
           leaves = out.data();
@@ -177,8 +186,9 @@ class LargeUnionWalk {
             take_leaves(label);
             break;
           }
-          if (unmarked == 0) {  // the marked walk goes on from here
+          if (unmarked == 0 || met_again > kept) {  // the marked walk goes on from here
             push(label);
+            unmarked = 0;
             break;
           }
           --unmarked;
@@ -226,6 +236,7 @@ class LargeUnionWalk {
     std::size_t lo_word = ~std::size_t{0}, hi_word = 0;  // the leaf bitmap's words in use span [lo_word, hi_word]
     ValueId* leaves = nullptr;
     std::size_t kept = 0, leaf_room = 0;
+    std::size_t met_again = 0;  // leaves found again (a shared node expanded again, if unmarked)
     std::size_t* touched;  // visited bitmap words set, for clearing them afterwards
     std::size_t touched_count = 0, touched_room;
     Label* stack;

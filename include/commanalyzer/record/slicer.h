@@ -164,11 +164,7 @@ class UnionDagSlicer {
       // above): the large-union walk goes on from where it stopped, as
       // flatten_with_kept would after walking the same steps again (a dot
       // product's first 128 terms, each probing the kept sets).
-      out.assign(walk.leaves.data(), walk.leaves.data() + walk.found);
-      large_.flatten(arena_.data(), arena_.size(), std::span<const Label>(walk.stack.data(), walk.top), out,
-                     kUnmarkedNodes);
-      walked_big_ |= out.size() > 2 * kSmallWalk;
-      keep(root, out, /*with_operands=*/true);
+      flatten_by_operands(root, out);
       return;
     }
     // push_back, not assign: assign copies through a memmove call, which
@@ -209,8 +205,9 @@ class UnionDagSlicer {
   // The small walk again, taking the kept set of every node that has one
   // instead of walking below it (FlattenedSets), and not walking below
   // `known` (kNoLabel: none), whose set known_sources is merged in if the
-  // walk meets it. Past kSmallWalk steps the large-union walk goes on from
-  // where it stopped. Keeps the set for later walks.
+  // walk meets it. Past kSmallWalk steps, the label is its operands' sets
+  // (flatten_by_operands), or with `known` the large-union walk goes on
+  // from where it stopped. Keeps the set for later walks.
   [[gnu::noinline]] void flatten_with_kept(Label root, Label known, std::span<const ValueId> known_sources,
                                            std::vector<ValueId>& out) {
     // Leaves in an array; the kept sets met as spans, merged in at the end
@@ -228,15 +225,14 @@ class UnionDagSlicer {
       if (steps == kSmallWalk) [[unlikely]] {
         large = true;
         stack[top++] = label;
+        if (known == kNoLabel) {
+          flatten_by_operands(root, out);
+          return;
+        }
         out.assign(leaves.data(), leaves.data() + found);
         for (std::size_t i = 0; i < set_count; ++i) out.insert(out.end(), sets[i]->begin(), sets[i]->end());
-        if (known == kNoLabel) {
-          large_.flatten(arena_.data(), arena_.size(), std::span<const Label>(stack.data(), top), out,
-                         kUnmarkedNodes);
-        } else {
-          met |= large_.flatten(arena_.data(), arena_.size(), std::span<const Label>(stack.data(), top), out, 0,
-                                known & kPayloadMask);
-        }
+        met |= large_.flatten(arena_.data(), arena_.size(), std::span<const Label>(stack.data(), top), out, 0,
+                              known & kPayloadMask);
         break;
       }
       if (label == known) {
@@ -271,6 +267,37 @@ class UnionDagSlicer {
     } else if (set_count != 0) {
       keep(root, out, /*with_operands=*/false);
     }
+  }
+
+  // A label too big for the small walk: the union of its operands' sets,
+  // each kept (FlattenedSets) for the labels built on the same operands (a
+  // loop's next result, each corner's sum of the same cofactors). Walking
+  // the two operands costs what walking the label does; walking the label
+  // and then its operands to keep their sets cost half as much again.
+  void flatten_by_operands(Label root, std::vector<ValueId>& out) {
+    const Node node = arena_[root & kPayloadMask];
+    operand_set(node.a, out);
+    operand_set(node.b, operand_sources_);
+    merge_into(out, operand_sources_);
+    walked_big_ |= out.size() > 2 * kSmallWalk;
+    keep(root, out, /*with_operands=*/false);
+  }
+  // The sorted, unique source set of one operand: its leaves, its kept
+  // set, or a large walk's (kept if small enough to be, see keep()).
+  void operand_set(Label operand, std::vector<ValueId>& set) {
+    set.clear();
+    if ((operand & kNodeBit) == 0) {
+      slicer_internal::for_each_leaf(operand, [&](ValueId v) { set.push_back(v); });
+      set.resize(slicer_internal::sort_unique_small(set.data(), set.size()));
+      return;
+    }
+    const Node& node = arena_[operand & kPayloadMask];
+    if (const std::vector<ValueId>* kept = kept_.find(node); kept != nullptr) {
+      set.assign(kept->begin(), kept->end());
+      return;
+    }
+    large_.flatten(arena_.data(), arena_.size(), std::span<const Label>(&operand, 1), set, kUnmarkedNodes);
+    if (set.size() <= 2 * kSmallWalk) kept_.keep(node, set);
   }
 
   // out = out (+) more, both sorted and unique.
