@@ -70,6 +70,57 @@ TEST(UseAccumulator, FoldsEveryUseIntoItsPairsEdge) {
   EXPECT_EQ(want, expected.end());
 }
 
+// The symmetric rows from the out- and in-edges: every neighbour of either
+// direction once, ascending, with the uses of both directions summed (pairs
+// used both ways, one way, and self-free), and saturated as the closure's.
+TEST(InEdges, SymmetricRowsSumBothDirections) {
+  constexpr std::size_t vertices = 200;
+  std::mt19937 random(3);
+  std::uniform_int_distribution<CsrVertex> vertex(0, vertices - 1);
+  std::map<std::pair<CsrVertex, CsrVertex>, std::uint64_t> directed;
+  UseAccumulator accumulator(vertices, 1, /*minimum_buffer=*/64);
+  for (std::size_t k = 0; k < 20000; ++k) {
+    const CsrVertex source = vertex(random), sink = vertex(random) % (k % 2 == 0 ? vertices : 9);
+    if (source == sink) continue;
+    accumulator.add(source, sink);
+    ++directed[{source, sink}];
+  }
+  CsrGraph g = std::move(accumulator).finish();
+  // One pair used past what a weight holds, both ways: the sum saturates.
+  CsrVertex u = 0, w = 0;
+  for (std::uint64_t e = 0; w == u; ++e) {
+    while (g.m_forward.m_rowstart[u + 1] <= e) ++u;
+    if (!directed.contains({g.m_forward.m_column[e], u})) continue;
+    w = g.m_forward.m_column[e];
+    g.m_forward.m_edge_properties[e].uses = static_cast<std::uint32_t>(EdgeWeight::kMax - 1);
+  }
+  directed[{u, w}] = EdgeWeight::kMax - 1;
+  std::map<std::pair<CsrVertex, CsrVertex>, std::uint64_t> both;
+  for (const auto& [pair, uses] : directed) {
+    both[pair] += uses;
+    both[{pair.second, pair.first}] += uses;
+  }
+  const csr::InEdges in = csr::in_edges(g, vertices);
+  std::size_t both_ways = 0;
+  auto want = both.begin();
+  for (CsrVertex v = 0; v < vertices; ++v) {
+    const auto row_begins = want;
+    csr::symmetric_row(g, in, v, [&](CsrVertex t, std::uint32_t uses) {
+      ASSERT_NE(want, both.end());
+      EXPECT_EQ(std::pair(v, t), want->first);
+      EXPECT_EQ(uses, EdgeWeight::saturated(want->second));
+      both_ways += directed.contains({v, t}) && directed.contains({t, v});
+      ++want;
+    });
+    EXPECT_EQ(csr::symmetric_degree(g, in, v), static_cast<std::uint32_t>(std::distance(row_begins, want))) << v;
+  }
+  EXPECT_EQ(want, both.end());
+  EXPECT_GT(both_ways, 100u);  // pairs used both ways were merged, not listed twice
+  std::uint32_t sum = 0;
+  csr::symmetric_row(g, in, u, [&](CsrVertex t, std::uint32_t uses) { sum = t == w ? uses : sum; });
+  EXPECT_EQ(sum, EdgeWeight::kMax);
+}
+
 // A Jacobi sweep with a residual (a loop result over every element), a
 // decision on it, per-region minima and a per-element decision, for
 // `steps` iterations.

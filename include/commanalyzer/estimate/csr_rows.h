@@ -5,7 +5,8 @@
 //   UseAccumulator uses(vertices, threads);
 //   uses.add(source, sink);              // once per use, in any order
 //   CsrGraph directed = uses.finish();   // one edge per pair, its use count
-//   CsrGraph both = symmetric_closure(directed, in_row_starts(directed), threads);
+//   InEdges in = in_edges(directed, vertices);
+//   symmetric_row(directed, in, v, f);  // f(neighbour, uses), either direction
 //
 // UseAccumulator holds the distinct edges and a buffer of uses no larger
 // than them: the memory of a graph, not of the run that used its edges
@@ -117,65 +118,84 @@ CsrGraph build_rows(const std::vector<std::uint64_t>& balance, unsigned threads,
   return adopt_rows(std::move(start), std::move(targets), std::move(weights));
 }
 
-// Row starts of the in-edges (by target) of a directed CSR graph.
-inline std::vector<std::uint64_t> in_row_starts(const CsrGraph& directed, std::size_t n) {
-  std::vector<std::uint64_t> in_start(n + 1, 0);
-  for (CsrVertex t : directed.m_forward.m_column) ++in_start[t + 1];
-  for (std::size_t v = 0; v < n; ++v) in_start[v + 1] += in_start[v];
-  return in_start;
+// A directed CSR graph's in-edges, row by target: the sources of v's
+// in-edges in [start[v], start[v + 1]), ascending. With the out-edges,
+// every neighbour of either direction (symmetric_row): the symmetric
+// closure without building it, which would hold every edge twice more.
+// An in-edge's uses are on its out-edge, found in the source's row
+// (sorted by target, a handful of entries): not copied here.
+struct InEdges {
+  std::vector<std::uint64_t> start;
+  std::vector<CsrVertex> source;
+
+  std::size_t count(CsrVertex v) const { return start[v + 1] - start[v]; }
+};
+
+// One counting-sort pass over the CSR (which lists edges by source, each
+// row sorted by target): each row of in-edges comes out sorted by source.
+inline InEdges in_edges(const CsrGraph& directed, std::size_t n) {
+  const auto& out_start = directed.m_forward.m_rowstart;
+  const auto& out_target = directed.m_forward.m_column;
+  InEdges in;
+  in.start.assign(n + 1, 0);
+  for (CsrVertex t : out_target) ++in.start[t + 1];
+  for (std::size_t v = 0; v < n; ++v) in.start[v + 1] += in.start[v];
+  in.source.resize(out_target.size());
+  std::vector<std::uint64_t> next(in.start.begin(), in.start.end() - 1);
+  for (CsrVertex v = 0; v < n; ++v) {
+    for (std::uint64_t e = out_start[v]; e < out_start[v + 1]; ++e) in.source[next[out_target[e]]++] = v;
+  }
+  return in;
 }
 
-// Symmetric closure: row v = v's out-edges merged with its in-edges, the
-// weights of both directions summed. The in-edges come out grouped by
-// target and sorted by source from one counting-sort pass over the CSR
-// (which lists edges by source, each row sorted by target).
-inline CsrGraph symmetric_closure(const CsrGraph& directed, const std::vector<std::uint64_t>& in_start,
-                                  unsigned threads) {
-  const std::size_t n = in_start.size() - 1;
+// The uses of the edge source -> target, which the graph has.
+inline std::uint32_t edge_uses(const CsrGraph& directed, CsrVertex source, CsrVertex target) {
+  const auto& start = directed.m_forward.m_rowstart;
+  const auto& column = directed.m_forward.m_column;
+  const auto at = std::lower_bound(column.begin() + static_cast<std::ptrdiff_t>(start[source]),
+                                   column.begin() + static_cast<std::ptrdiff_t>(start[source + 1]), target);
+  return directed.m_forward.m_edge_properties[static_cast<std::size_t>(at - column.begin())].uses;
+}
+
+// f(neighbour, uses) for v's neighbours in either direction, ascending:
+// v's out-edges merged with its in-edges, the uses of both directions
+// summed (saturated, EdgeWeight).
+template <class F>
+void symmetric_row(const CsrGraph& directed, const InEdges& in, CsrVertex v, F&& f) {
   const auto& out_start = directed.m_forward.m_rowstart;
   const auto& out_target = directed.m_forward.m_column;
   const auto& out_weight = directed.m_forward.m_edge_properties;
-  std::vector<CsrVertex> in_source(out_target.size());
-  std::vector<std::uint32_t> in_uses(out_target.size());
-  {
-    std::vector<std::uint64_t> next(in_start.begin(), in_start.end() - 1);
-    for (CsrVertex v = 0; v < n; ++v) {
-      for (std::uint64_t e = out_start[v]; e < out_start[v + 1]; ++e) {
-        const std::uint64_t slot = next[out_target[e]]++;
-        in_source[slot] = v;
-        in_uses[slot] = out_weight[e].uses;
-      }
+  std::uint64_t out = out_start[v], at = in.start[v];
+  const std::uint64_t out_end = out_start[v + 1], in_end = in.start[v + 1];
+  while (out != out_end || at != in_end) {
+    const CsrVertex t = out != out_end ? out_target[out] : kNoCsrVertex;
+    const CsrVertex s = at != in_end ? in.source[at] : kNoCsrVertex;
+    if (t < s) {
+      f(t, out_weight[out++].uses);
+    } else if (t == s) {
+      f(t, EdgeWeight::saturated(std::uint64_t{out_weight[out++].uses} + edge_uses(directed, s, v)));
+      ++at;
+    } else {
+      f(s, edge_uses(directed, s, v));
+      ++at;
     }
   }
-  // merge(v, f): f(neighbour, uses) for v's neighbours in ascending order.
-  auto merge = [&](CsrVertex v, auto&& f) {
-    std::uint64_t out = out_start[v], in = in_start[v];
-    const std::uint64_t out_end = out_start[v + 1], in_end = in_start[v + 1];
-    while (out != out_end || in != in_end) {
-      const CsrVertex t = out != out_end ? out_target[out] : kNoCsrVertex;
-      const CsrVertex s = in != in_end ? in_source[in] : kNoCsrVertex;
-      if (t <= s) {
-        f(t, std::uint64_t{out_weight[out++].uses} + (t == s ? in_uses[in++] : 0));
-      } else {
-        f(s, in_uses[in++]);
-      }
-    }
-  };
-  std::vector<std::uint64_t> entries(n + 1);  // out + in entries before each row: balances the threads
-  for (std::size_t v = 0; v <= n; ++v) entries[v] = out_start[v] + in_start[v];
-  return build_rows(
-      entries, threads,
-      [&](std::size_t v) {
-        std::uint64_t degree = 0;
-        merge(static_cast<CsrVertex>(v), [&](CsrVertex, std::uint64_t) { ++degree; });
-        return degree;
-      },
-      [&](std::size_t v, CsrVertex* targets, EdgeWeight* weights) {
-        merge(static_cast<CsrVertex>(v), [&](CsrVertex t, std::uint64_t uses) {
-          *targets++ = t;
-          (weights++)->uses = EdgeWeight::saturated(uses);
-        });
-      });
+}
+
+// v's neighbours in either direction (its symmetric degree).
+inline std::uint32_t symmetric_degree(const CsrGraph& directed, const InEdges& in, CsrVertex v) {
+  const auto& out_start = directed.m_forward.m_rowstart;
+  const auto& out_target = directed.m_forward.m_column;
+  std::uint64_t out = out_start[v], at = in.start[v];
+  const std::uint64_t out_end = out_start[v + 1], in_end = in.start[v + 1];
+  std::uint32_t degree = 0;
+  while (out != out_end && at != in_end) {
+    const CsrVertex t = out_target[out], s = in.source[at];
+    out += t <= s;
+    at += s <= t;
+    ++degree;
+  }
+  return degree + static_cast<std::uint32_t>((out_end - out) + (in_end - at));
 }
 
 }  // namespace csr

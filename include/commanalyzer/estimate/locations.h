@@ -292,7 +292,6 @@ class LocationIndex {
       const Node a = node_of_vertex_[v];
       if (a != kNone && a < locations_ && graph.work(v) > 0) classes_[class_[a]].written = true;
     }
-    const auto& g = graph.symmetric();
     constexpr std::uint32_t kUnseen = ~std::uint32_t{0};
     std::vector<std::uint32_t> slot(n, kUnseen);
     std::vector<std::pair<Node, std::uint64_t>> row;
@@ -303,15 +302,15 @@ class LocationIndex {
         const ValueGraph::Vertex v = members[k];
         work_[a] += 1 + graph.work(v);
         exports_[a] += graph.exports(v);
-        for (auto e : boost::make_iterator_range(boost::out_edges(v, g))) {
-          const Node b = node_of_vertex_[boost::target(e, g)];
-          if (b == kNone || b == a) continue;
+        graph.for_each_neighbour(v, [&](ValueGraph::Vertex target, std::uint32_t uses) {
+          const Node b = node_of_vertex_[target];
+          if (b == kNone || b == a) return;
           if (slot[b] == kUnseen) {
             slot[b] = static_cast<std::uint32_t>(row.size());
             row.emplace_back(b, 0);
           }
-          row[slot[b]].second += g[e].uses;
-        }
+          row[slot[b]].second += uses;
+        });
       }
       for (const auto& [b, uses] : row) slot[b] = kUnseen;
       // Sorted by neighbour: the graph, and what METIS makes of it, do not

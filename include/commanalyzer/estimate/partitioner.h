@@ -173,14 +173,13 @@ struct MetisPartitioner {
         balance_work ? balance_constraints(graph, excluded, array_share, max_array_constraints) : BalanceConstraints{};
     const int ncons = balance_work ? constraints.count : 1;
     vwgt.reserve(members.size() * ncons);
-    const auto& g = graph.symmetric();
     for (ValueGraph::Vertex v : members) {
-      for (auto e : boost::make_iterator_range(boost::out_edges(v, g))) {
-        const idx_t t = index[boost::target(e, g)];
-        if (t < 0) continue;
+      graph.for_each_neighbour(v, [&](ValueGraph::Vertex target, std::uint32_t uses) {
+        const idx_t t = index[target];
+        if (t < 0) return;
         adjncy.push_back(t);
-        adjwgt.push_back(MetisGraph::clamp(g[e].uses));
-      }
+        adjwgt.push_back(MetisGraph::clamp(uses));
+      });
       if (adjncy.size() > static_cast<std::size_t>(std::numeric_limits<idx_t>::max())) {
         throw std::length_error("commanalyzer: graph too large for 32-bit METIS indices");
       }

@@ -6,8 +6,8 @@
 //
 //   PhaseDegrees d;
 //   PhaseDegrees::VertexTouches touches(n);               // fed by a pass over the flows
-//   d.count(profile, local_of, directed, in_row_starts, touches);  // one more pass
-//   d.drop_below_floor(symmetric);
+//   d.count(profile, local_of, directed, in_edges, touches);  // one more pass
+//   d.drop_below_floor(vertices, symmetric_degree);
 //   d.peak_degree(v).value_or(symmetric degree);
 #ifndef COMMANALYZER_ESTIMATE_PHASE_DEGREES_H_
 #define COMMANALYZER_ESTIMATE_PHASE_DEGREES_H_
@@ -74,13 +74,13 @@ class PhaseDegrees {
     std::size_t phase_ = 0, touched_ = 0, peak_ = 0;
   };
 
-  // Counts for every vertex whose out + in degree (`in_start`: the
-  // directed graph's in-edge row starts) reaches the floor: a superset of
+  // Counts for every vertex whose out + in degree (`in`: the directed
+  // graph's in-edges) reaches the floor: a superset of
   // the candidates, before the symmetric degrees are known. local_of(v):
   // value v's graph vertex; `touches`: every flow's vertices, by phase.
   template <class Profile, class LocalOf>
   void count(const Profile& profile, const LocalOf& local_of, const CsrGraph& directed,
-             const std::vector<std::uint64_t>& in_start, const VertexTouches& touches) {
+             const csr::InEdges& in, const VertexTouches& touches) {
     const std::size_t n = boost::num_vertices(directed);
     if (profile.phase_count() < 2 || n == 0) return;
     peak_vertices_ = touches.peak();
@@ -89,7 +89,7 @@ class PhaseDegrees {
     absl::flat_hash_map<CsrVertex, absl::flat_hash_set<CsrVertex>> seen;  // candidate -> neighbours this phase
     std::vector<std::uint8_t> candidate(n, 0);
     for (CsrVertex v = 0; v < n; ++v) {
-      if (boost::out_degree(v, directed) + (in_start[v + 1] - in_start[v]) >= floor) {
+      if (boost::out_degree(v, directed) + in.count(v) >= floor) {
         seen[v];
         candidate[v] = 1;
       }
@@ -126,10 +126,11 @@ class PhaseDegrees {
 
   // Forgets the vertices whose symmetric degree is below the floor: never
   // candidates.
-  void drop_below_floor(const CsrGraph& symmetric) {
-    const std::size_t floor = floor_of(boost::num_vertices(symmetric));
+  template <class Degree>
+  void drop_below_floor(std::size_t n, Degree degree) {
+    const std::size_t floor = floor_of(n);
     for (auto it = peak_degree_.begin(); it != peak_degree_.end();) {
-      if (boost::out_degree(it->first, symmetric) < floor) {
+      if (degree(it->first) < floor) {
         peak_degree_.erase(it++);
       } else {
         ++it;

@@ -2,9 +2,11 @@
 // instances, a directed edge source -> sink carries the number of times the
 // sink's instances used the source's instances. Self-loops are dropped.
 //
-// Two Boost compressed-sparse-row views are kept: the directed VCG, and its
-// symmetric (undirected) closure with the weights of both directions summed,
-// which is what degree-based singleton scoring and graph partitioners read.
+// The directed VCG is a Boost compressed-sparse-row graph, kept with its
+// in-edges: together they give its symmetric (undirected) closure row by
+// row, the weights of both directions summed (for_each_neighbour), which is
+// what degree-based singleton scoring and graph partitioners read, without
+// holding every edge twice more.
 // Only vertices that take part in a value flow of the region are in the
 // graph; `local()` maps a VertexId of the profile to its graph index.
 #ifndef COMMANALYZER_VALUE_GRAPH_H_
@@ -108,22 +110,26 @@ class ValueGraph {
       }
     });
     g.directed_ = std::move(uses).finish();
-    // Peak phase degrees are counted beside the symmetric closure, for the
-    // vertices its degrees could make candidates (out + in degree bounds
-    // the symmetric degree); the others are dropped after.
-    std::vector<std::uint64_t> in_start = csr::in_row_starts(g.directed_, g.vertex_count());
+    // The in-edges stand in for the symmetric closure (symmetric_row).
+    // Peak phase degrees are counted beside the symmetric degrees, for the
+    // vertices out + in degree could make candidates (it bounds the
+    // symmetric degree); the others are dropped after.
+    g.in_ = csr::in_edges(g.directed_, g.vertex_count());
     std::vector<std::function<void()>> steps{
-        [&] { g.symmetric_ = csr::symmetric_closure(g.directed_, in_start, threads); },
+        [&] {
+          g.degree_.resize(g.vertex_count());
+          for (Vertex v = 0; v < g.vertex_count(); ++v) g.degree_[v] = csr::symmetric_degree(g.directed_, g.in_, v);
+        },
         [&] {
           g.phase_degrees_.count(
-              profile, [&](ValueId v) { return g.local_[values.vertex(v)]; }, g.directed_, in_start, touches);
+              profile, [&](ValueId v) { return g.local_[values.vertex(v)]; }, g.directed_, g.in_, touches);
         }};
     if (threads > 1) {
       csr::run_together(steps);
     } else {
       for (auto& step : steps) step();
     }
-    g.phase_degrees_.drop_below_floor(g.symmetric_);
+    g.phase_degrees_.drop_below_floor(g.vertex_count(), [&](Vertex v) { return g.degree(v); });
     g.reduction_.assign(g.vertex_count(), 0);
     if constexpr (requires { profile.reductions; }) g.mark_loop_reductions(profile);
     return g;
@@ -238,7 +244,19 @@ class ValueGraph {
   std::size_t vertex_count() const { return global_.size(); }
   std::size_t edge_count() const { return boost::num_edges(directed_); }
   const Graph& directed() const { return directed_; }
-  const Graph& symmetric() const { return symmetric_; }
+  // f(neighbour, uses) for v's neighbours in either direction, ascending,
+  // the uses of both directions summed: a row of the symmetric closure,
+  // which METIS and the location graph are given.
+  template <class F>
+  void for_each_neighbour(Vertex v, F&& f) const {
+    csr::symmetric_row(directed_, in_, v, f);
+  }
+  // Entries of the symmetric closure (each undirected edge twice).
+  std::uint64_t symmetric_entries() const {
+    std::uint64_t total = 0;
+    for (const std::uint32_t d : degree_) total += d;
+    return total;
+  }
 
   Vertex local(VertexId global) const { return global < local_.size() ? local_[global] : kAbsent; }
   VertexId global(Vertex v) const { return global_[v]; }
@@ -257,7 +275,7 @@ class ValueGraph {
   // "more than one".
   std::uint8_t source_uses(ValueId s) const { return source_uses_[s]; }
   // Number of distinct neighbours, either direction (the paper's value degree).
-  std::size_t degree(Vertex v) const { return boost::out_degree(v, symmetric_); }
+  std::size_t degree(Vertex v) const { return degree_[v]; }
   // The most distinct neighbours v has within one iteration, the most
   // vertices one iteration touches, and the degree of a global value
   // (phase_degrees.h).
@@ -279,7 +297,8 @@ class ValueGraph {
 
  private:
   Graph directed_;
-  Graph symmetric_;
+  csr::InEdges in_;
+  std::vector<std::uint32_t> degree_;  // distinct neighbours, either direction
   std::vector<Vertex> local_;
   std::vector<VertexId> global_;
   std::vector<Address> home_;
