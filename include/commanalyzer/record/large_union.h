@@ -106,8 +106,11 @@ class LargeUnionWalk {
           stop(stop_in) {
       // Unique leaves go to out[0, kept), grown by doubling.
       for (const ValueId v : out) {
-        if (add_leaf(v)) out[kept++] = v;
-        else ++met_again;
+        if (add_leaf(v)) {
+          out[kept++] = v;
+        } else {
+          ++met_again;
+        }
       }
       out.resize(std::max<std::size_t>(out.size(), 64));
       leaves = out.data();

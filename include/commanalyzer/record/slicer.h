@@ -161,9 +161,7 @@ class UnionDagSlicer {
     SmallWalk walk;
     if (!small_walk(arena_, root, walk)) [[unlikely]] {
       // Too big for the small walk, and no sets kept to take (checked
-      // above): the large-union walk goes on from where it stopped, as
-      // flatten_with_kept would after walking the same steps again (a dot
-      // product's first 128 terms, each probing the kept sets).
+      // above): the union of its operands' sets.
       flatten_by_operands(root, out);
       return;
     }
@@ -223,12 +221,12 @@ class UnionDagSlicer {
     bool large = false;
     for (std::size_t steps = 0;; ++steps) {
       if (steps == kSmallWalk) [[unlikely]] {
-        large = true;
-        stack[top++] = label;
         if (known == kNoLabel) {
           flatten_by_operands(root, out);
           return;
         }
+        large = true;
+        stack[top++] = label;
         out.assign(leaves.data(), leaves.data() + found);
         for (std::size_t i = 0; i < set_count; ++i) out.insert(out.end(), sets[i]->begin(), sets[i]->end());
         met |= large_.flatten(arena_.data(), arena_.size(), std::span<const Label>(stack.data(), top), out, 0,
