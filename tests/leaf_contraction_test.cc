@@ -188,6 +188,10 @@ TEST(LeafContraction, ContractedHypergraphCostsWhatTheWholeOneCosts) {
           << procs << " processes, " << (stripes ? "stripes" : "blocks");
     }
   }
+  // A contraction balancing two groups has two weights a vertex: not a hypergraph's one.
+  const LeafContraction two_groups(index, [](LocationIndex::Node n) { return std::size_t{n % 2}; },
+                                   {~std::uint64_t{0} / 2, ~std::uint64_t{0} / 2});
+  EXPECT_THROW(location_hypergraph(index, two_groups), std::invalid_argument);
 }
 
 }  // namespace

@@ -69,7 +69,9 @@ inline LocationHypergraph location_hypergraph(const LocationIndex& index, const 
   LocationHypergraph h;
   const std::size_t n = index.node_count();
   if (leaves.coarse_work().size() != leaves.coarse_count()) {
-    throw std::invalid_argument("location_hypergraph: a contraction with one balance group");
+    throw std::invalid_argument("location_hypergraph: the leaf contraction balances " +
+                                std::to_string(leaves.coarse_work().size() / std::max<std::size_t>(leaves.coarse_count(), 1)) +
+                                " groups; a hypergraph vertex has one weight");
   }
   h.vertex_weight = leaves.coarse_work();
   h.net_start.push_back(0);
