@@ -72,6 +72,13 @@ ABSL_FLAG(int, learn_iterations, 1,
           "iterations (and what comes before them), the last of which stands for each later one, as an MPI code "
           "settles its decomposition before its time loop; the one kept is costed on the whole run (default 1; 0: "
           "compare them on the whole run)");
+// An iteration whose flows repeat the one before's communicates what that
+// one did (repeated_iterations.h): costing it again changes nothing but
+// the time and memory the estimate takes.
+ABSL_FLAG(bool, cost_every_iteration, false,
+          "cost every iteration of the region one by one, also those that repeat the iteration before them (the "
+          "same values computed at the same locations from the same places), which are otherwise costed as the "
+          "one they repeat; the estimate is the same, only slower");
 ABSL_FLAG(double, timeout, 0,
           "stop the whole analysis (compiling, the instrumented program, estimating and every helper process) after "
           "this many seconds and exit with status 3 (0 = no limit)");
@@ -223,6 +230,7 @@ EstimateRequest request_from_flags(const Subcommand& command) {
   } else {
     throw UsageError(absl::StrCat("--learn_iterations: ", learn, " is not a number of iterations (>= 0)"));
   }
+  r.cost_every_iteration = absl::GetFlag(FLAGS_cost_every_iteration);
   const std::string memory = absl::GetFlag(FLAGS_max_memory);
   const std::optional<std::uint64_t> bytes = parse_bytes(memory);
   if (!bytes) throw UsageError(absl::StrCat("--max-memory: '", memory, "' is not a size such as 512M or 8G"));

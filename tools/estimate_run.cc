@@ -97,6 +97,7 @@ EstimateResult estimate_with(const ProfileT& profile, const EstimateRequest& r, 
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   Estimator<ProfileT, DensityDistanceScorer, PartitionerT> estimator(profile, r.scorer, partitioner, r.cost, r.threads);
   estimator.learn_from(r.learn_iterations);
+  if constexpr (decltype(estimator)::kByLocation) estimator.cost_every_iteration(r.cost_every_iteration);
   EstimateResult result;
   GraphSummary& summary = result.summary;
   summary = {profile.values.count(), profile.flows.flow_count(), estimator.graph().vertex_count(),
@@ -119,6 +120,14 @@ EstimateResult estimate_with(const ProfileT& profile, const EstimateRequest& r, 
                                    procs.size(), elapsed());
     }
   });
+  std::size_t counted = 0;
+  for (const CommEstimate& e : result.estimates) counted = std::max(counted, e.counted_iterations);
+  if (counted > 0) {
+    std::cerr << absl::StrFormat(
+        "[commanalyzer] up to %d of the %d iterations repeated the one before them and were counted as it, not "
+        "costed again (--cost-every-iteration: each costed)\n",
+        counted, profile.iterations());
+  }
   std::cerr << absl::StrFormat("[commanalyzer] estimated in %.1fs\n", elapsed());
   number_arrays(profile.array_numbers(), result.estimates);
   if (with_graph && estimator.graph().edge_count() <= 100000) {

@@ -78,6 +78,9 @@ struct CommEstimate {
   std::string distribution;
   std::vector<CandidateCost> candidates;
   std::size_t learned_iterations = 0;  // candidates costed over the first ones only (0: the whole run)
+  // Iterations counted as the one before them, which they repeat, rather
+  // than costed one by one (repeated_iterations.h).
+  std::size_t counted_iterations = 0;
   std::vector<OwnerRun> owner_map;
   // Grid shapes of arrays (array id, dimensions) where the distribution
   // knows one: the owner map can be drawn.

@@ -82,6 +82,7 @@
 #include "commanalyzer/estimate/message_ledger.h"
 #include "commanalyzer/estimate/receptions.h"
 #include "commanalyzer/estimate/recomputation.h"
+#include "commanalyzer/estimate/repeated_iterations.h"
 #include "commanalyzer/estimate/send_points.h"
 #include "commanalyzer/estimate/singleton_publisher.h"
 #include "commanalyzer/estimate/time_model.h"
@@ -124,12 +125,16 @@ struct LogicalVolumeCostModel {
   // before them); the rest of the run is not looked at. `fixed_home`, by
   // graph vertex: 1 where the vertex is stored at a location with a fixed
   // owner, an array element (empty: none is; every value placed on its own).
+  // `repeats`: iterations costed as the ones they repeat
+  // (repeated_iterations.h), for owners fixed per location.
   template <class ProfileT>
   CommEstimate estimate(const ProfileT& profile, const ValueGraph& graph, const std::vector<ProcId>& owner,
                         int procs, std::size_t iterations = kWholeRun,
-                        const std::vector<std::uint8_t>& fixed_home = {}) const {
+                        const std::vector<std::uint8_t>& fixed_home = {},
+                        const RepeatedIterations& repeats = InstanceOwners<ProfileT>::kNoRepeats) const {
     if (procs < 1) throw std::invalid_argument("commanalyzer: process count must be >= 1");
-    Run<ProfileT> run(profile, graph, owner, procs, combine_partial_updates, recompute_when_cheaper, iterations);
+    Run<ProfileT> run(profile, graph, owner, procs, combine_partial_updates, recompute_when_cheaper, iterations,
+                      repeats);
     run.run_all();
     // Received values kept for later iterations within the ghost memory;
     // `plan`: what recomputation replaced (not received at all).
@@ -151,8 +156,12 @@ struct LogicalVolumeCostModel {
     };
     ReceptionPlan plan = plan_receptions(
         profile, procs, run.receptions.delivered(), [&](ValueId v) { return run.owners.owner_of(v); }, recomputation,
-        contributed, fixed);
+        contributed, fixed, [&](const auto& f) { run.owners.for_each_flow(f); });
     if (plan.recomputed.empty()) return finish(nullptr);
+    // A process that recomputes what it would receive can carry that
+    // across iterations (the values it computed last step are its own this
+    // step), so alike iterations need not send alike: cost each.
+    if (repeats.any()) return estimate(profile, graph, owner, procs, iterations, fixed_home);
     run.receptions.withdraw(plan.recomputed);
     // A process that recomputes the updates of a location keeps its own
     // copy of it (a shared node). SPMD codes set such copies up before the
@@ -182,10 +191,11 @@ struct LogicalVolumeCostModel {
   template <class ProfileT>
   struct Run {
     Run(const ProfileT& profile, const ValueGraph& graph, const std::vector<ProcId>& owner, int procs,
-        bool combine_partials, bool log_sends, std::size_t iterations)
+        bool combine_partials, bool log_sends, std::size_t iterations, const RepeatedIterations& repeats)
         : owners{profile, graph, owner, procs,
                  iterations < profile.iterations() ? profile.iteration_marks[iterations]
-                                                   : InstanceOwners<ProfileT>::kNoEnd},
+                                                   : InstanceOwners<ProfileT>::kNoEnd,
+                 repeats},
           points(profile, procs),
           work(procs),
           receptions(owners, ledger, points, log_sends),
@@ -197,6 +207,7 @@ struct LogicalVolumeCostModel {
       result.phase_work.assign(profile.phase_count(), 0);
       result.process_work.assign(procs, 0);
       result.iterations = std::min(profile.iterations(), iterations);
+      result.counted_iterations = repeats.repeating_phases();
       for (ProcId p : owner) result.singleton_vertices += p == kReplicated;
     }
 
@@ -214,15 +225,16 @@ struct LogicalVolumeCostModel {
       for (std::size_t x = 0; x < owner.size(); ++x) among_own[x] &= owner[x] != kReplicated;
       owners.for_each_flow([&](ValueId v, std::span<const ValueId> sources) { flow(v, sources); });
       publisher.publish_pending(current_phase);  // what the last iteration left unreduced
-      close_iteration(current_phase);
+      close_iteration(current_phase, current_phase + 1);
     }
 
-    void close_iteration(std::size_t phase) {
+    // Ends `phase`; the next costed one is `next`.
+    void close_iteration(std::size_t phase, std::size_t next) {
       const ProfileT& profile = owners.profile;
       work.close(phase,
-                 static_cast<ValueId>(phase < profile.iteration_marks.size() ? profile.iteration_marks[phase]
-                                                                             : profile.values.count() + 1),
-                 result);
+                 static_cast<ValueId>(next <= profile.iteration_marks.size() ? profile.iteration_marks[next - 1]
+                                                                            : profile.values.count() + 1),
+                 result, owners.repeats.weight(phase));
     }
 
     void flow(ValueId v, std::span<const ValueId> sources) {
@@ -231,7 +243,7 @@ struct LogicalVolumeCostModel {
       const std::size_t phase = phase_of(v);
       if (phase != current_phase) {
         publisher.publish_pending(current_phase);
-        close_iteration(current_phase);
+        close_iteration(current_phase, phase);
         current_phase = phase;
         points.new_iteration();
       }
@@ -271,6 +283,11 @@ struct LogicalVolumeCostModel {
     template <TimeModel Net>
     CommEstimate finish(const Net& net, double seconds_per_value) {
       ledger.finish();
+      for (std::size_t p = 0; p < result.phase_work.size(); ++p) {
+        if (!owners.repeats.repeats(p)) continue;
+        result.phase_work[p] = result.phase_work[owners.repeats.costed_as(p)];
+        result.phase_bytes[p] = result.phase_bytes[owners.repeats.costed_as(p)];
+      }
       CommTime time = net.predict(result.trace);
       result.phase_seconds = std::move(time.phase_seconds);
       result.seconds = time.total_seconds;
@@ -283,7 +300,7 @@ struct LogicalVolumeCostModel {
 
     const InstanceOwners<ProfileT> owners;
     CommEstimate result;
-    MessageLedger<ProfileT> ledger{owners.profile, owners.n, result};
+    MessageLedger<ProfileT> ledger{owners.profile, owners.n, result, owners.repeats};
     SendPoints<ProfileT> points;  // where messages are sent
     IterationWork work;
     SingletonPublisher<ProfileT> publisher{owners, ledger};

@@ -35,6 +35,7 @@
 #include "commanalyzer/estimate/locations.h"
 #include "commanalyzer/estimate/partitioner.h"
 #include "commanalyzer/estimate/private_arrays.h"
+#include "commanalyzer/estimate/repeated_iterations.h"
 #include "commanalyzer/estimate/singleton.h"
 #include "commanalyzer/estimate/value_graph.h"
 
@@ -83,9 +84,12 @@ class Estimator {
       // from them), its time allowing for its uneven blocks (choice.h).
       auto cost = [&](std::size_t i, std::size_t iterations) {
         const std::vector<ProcId> owner = index.vertex_owners(candidates[i].node_owner);
-        CommEstimate e = cost_over(owner, procs, iterations, fixed);
+        // A whole run counts the iterations that repeat the one before.
+        const RepeatedIterations repeats =
+            iterations == kWholeRun ? iteration_signatures(procs).repeats(owner) : RepeatedIterations{};
+        CommEstimate e = cost_over(owner, procs, iterations, fixed, repeats);
         if (iterations != kWholeRun) {
-          e = project_run(cost_over(owner, procs, iterations - 1, fixed), std::move(e), profile_.iterations());
+          e = project_run(cost_over(owner, procs, iterations - 1, fixed, {}), std::move(e), profile_.iterations());
         }
         allow_for_uneven_blocks(e, owned[i]);
         return e;
@@ -121,15 +125,26 @@ class Estimator {
   // default). Counts that copy the same arrays share one graph.
   // An index is kept while counts that use it are still to be estimated
   // (estimate(procs, ...) lets each go after its last count).
-  const LocationIndex& locations(int procs = 1) const {
-    const ArraysAt at = arrays_at(procs);
-    std::lock_guard<std::mutex> lock(locations_mutex_);
-    std::unique_ptr<LocationIndex>& index = locations_[at.copied];
-    if (index == nullptr) {
-      index = std::make_unique<LocationIndex>(LocationIndex::build(graph_, singletons_, at.arrays, at.moves));
-    }
-    return *index;
+  const LocationIndex& locations(int procs = 1) const { return located(procs).index; }
+
+  // What tells the iterations of the region that repeat the one before
+  // (repeated_iterations.h) for the locations of `procs` processes; a
+  // whole run is costed with those of its distribution counted as the one
+  // they repeat. Empty where every iteration is costed.
+  const IterationSignatures& iteration_signatures(int procs) const {
+    Located& at = located(procs);
+    std::call_once(at.signed_once, [&] {
+      if (cost_every_iteration_) return;
+      at.signatures = IterationSignatures::of(
+          profile_, graph_, [&](ValueGraph::Vertex x) { return at.index.node_of(x); },
+          [&](LocationIndex::Node n) { return n != LocationIndex::kNone && at.index.is_free(n); });
+    });
+    return at.signatures;
   }
+
+  // Costs every iteration, even those that repeat the one before (to
+  // check that counting them gives the same estimate).
+  void cost_every_iteration(bool every) { cost_every_iteration_ = every; }
 
   // Estimates for several process counts on up to `threads` threads (each
   // estimate is independent and reads the shared graph only). `done`, if
@@ -218,9 +233,12 @@ class Estimator {
 
   // `fixed`: which vertices are stored at locations with a fixed owner, for
   // a cost model that asks (LogicalVolumeCostModel's recomputation).
+  // `repeats`: the iterations costed as the ones they repeat.
   CommEstimate cost_over(const std::vector<ProcId>& owner, int procs, std::size_t iterations,
-                         const std::vector<std::uint8_t>& fixed) const {
-    if constexpr (requires { cost_.estimate(profile_, graph_, owner, procs, iterations, fixed); }) {
+                         const std::vector<std::uint8_t>& fixed, const RepeatedIterations& repeats) const {
+    if constexpr (requires { cost_.estimate(profile_, graph_, owner, procs, iterations, fixed, repeats); }) {
+      return cost_.estimate(profile_, graph_, owner, procs, iterations, fixed, repeats);
+    } else if constexpr (requires { cost_.estimate(profile_, graph_, owner, procs, iterations, fixed); }) {
       return cost_.estimate(profile_, graph_, owner, procs, iterations, fixed);
     } else {
       if constexpr (kCostsWindows) {
@@ -287,8 +305,26 @@ class Estimator {
   PartitionerT partitioner_;
   Cost cost_;
   std::size_t learn_iterations_ = 0;
+  // A count's location graph and, once asked for, its iterations' signatures.
+  struct Located {
+    explicit Located(LocationIndex built) : index(std::move(built)) {}
+    LocationIndex index;
+    std::once_flag signed_once;
+    IterationSignatures signatures;
+  };
+  Located& located(int procs) const {
+    const ArraysAt at = arrays_at(procs);
+    std::lock_guard<std::mutex> lock(locations_mutex_);
+    std::unique_ptr<Located>& entry = locations_[at.copied];
+    if (entry == nullptr) {
+      entry = std::make_unique<Located>(LocationIndex::build(graph_, singletons_, at.arrays, at.moves));
+    }
+    return *entry;
+  }
+
   mutable std::mutex locations_mutex_;
-  mutable std::map<std::vector<std::uint8_t>, std::unique_ptr<LocationIndex>> locations_;  // by arrays copied
+  mutable std::map<std::vector<std::uint8_t>, std::unique_ptr<Located>> locations_;  // by arrays copied
+  bool cost_every_iteration_ = false;
 };
 
 }  // namespace commanalyzer

@@ -7,7 +7,8 @@
 //   owners.owner_of(v);                // process, or kReplicated
 //   std::uint64_t k = owners.key(s, q);  // s received by q
 //   owners.value_of(k); owners.process_of(k);
-//   owners.for_each_flow(f);           // the flows costed (a prefix: the learning window)
+//   owners.for_each_flow(f);           // the flows costed (a prefix: the learning window;
+//                                      // without the iterations that repeat others)
 #ifndef COMMANALYZER_INSTANCE_OWNERS_H_
 #define COMMANALYZER_INSTANCE_OWNERS_H_
 
@@ -15,6 +16,8 @@
 #include <span>
 #include <vector>
 
+#include "commanalyzer/estimate/repeated_iterations.h"
+#include "commanalyzer/record/compressor.h"
 #include "commanalyzer/estimate/value_graph.h"
 #include "commanalyzer/record/types.h"
 
@@ -32,13 +35,31 @@ struct InstanceOwners {
 
   // f(value, sources) for the flows of the iterations costed, in creation
   // order: every pass of the cost model's parts over the run stops where
-  // the run costed stops.
+  // the run costed stops, and skips the iterations that repeat a costed one
+  // (repeated_iterations.h); a value read from one of those is named by
+  // its stand-in. f may return false to stop.
   template <class F>
   void for_each_flow(F f) const {
+    std::vector<ValueId> held;
+    std::size_t phase = 0;
+    ValueId next_mark = profile.iteration_marks.empty() ? kNoEnd : profile.iteration_marks[0];
     profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
       if (v >= end) return false;
-      f(v, sources);
-      return true;
+      if (!repeats.any()) return flow_store_internal::visit(f, v, sources);
+      while (v >= next_mark) {
+        ++phase;
+        next_mark = phase < profile.iteration_marks.size() ? profile.iteration_marks[phase] : kNoEnd;
+      }
+      if (repeats.repeats(phase)) return true;
+      // Most sources are of this iteration (costed) or the one before.
+      const ValueId first = phase == 0 ? 0 : profile.iteration_marks[phase - 1];
+      const ValueId before = phase < 2 ? 0 : profile.iteration_marks[phase - 2];
+      held.assign(sources.begin(), sources.end());
+      for (ValueId& s : held) {
+        if (s >= first) continue;
+        s = repeats.stand_in(s, s >= before ? phase - 1 : profile.phase_of(s));
+      }
+      return flow_store_internal::visit(f, v, std::span<const ValueId>(held));
     });
   }
 
@@ -48,6 +69,9 @@ struct InstanceOwners {
   const std::vector<ProcId>& owner;
   const int n;
   const ValueId end = kNoEnd;  // the first value not costed (kNoEnd: the whole run)
+  const RepeatedIterations& repeats = kNoRepeats;  // iterations not costed, for they repeat others
+
+  static inline const RepeatedIterations kNoRepeats{};
 };
 
 }  // namespace commanalyzer

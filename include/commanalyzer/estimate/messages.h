@@ -40,6 +40,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
+#include "commanalyzer/estimate/repeated_iterations.h"
 #include "commanalyzer/record/types.h"
 
 namespace commanalyzer {
@@ -157,7 +158,10 @@ class MessageLog {
     return true;
   }
 
-  MessageTrace finish() && {
+  // `repeats`: each iteration that repeats a costed one gets a copy of
+  // that one's records (repeated_iterations.h).
+  MessageTrace finish(const RepeatedIterations& repeats = {}) && {
+    if (repeats.any()) repeat_records(repeats);
     MessageTrace trace{n_, phases_, {}, std::move(collectives_)};
     trace.messages.reserve(p2p_.size());
     const std::uint64_t cells = static_cast<std::uint64_t>(n_) * n_;
@@ -181,6 +185,25 @@ class MessageLog {
   }
 
  private:
+  void repeat_records(const RepeatedIterations& repeats) {
+    const std::uint64_t cells = static_cast<std::uint64_t>(n_) * n_;
+    std::vector<std::pair<std::uint64_t, absl::InlinedVector<Tally, 1>>> copies;
+    const std::size_t calls = collectives_.size();
+    for (std::size_t phase = 0; phase < phases_; ++phase) {
+      if (!repeats.repeats(phase)) continue;
+      const std::uint64_t from = repeats.costed_as(phase);
+      for (const auto& [k, pair] : p2p_) {
+        if (k / cells == from) copies.emplace_back(phase * cells + k % cells, pair);
+      }
+      for (std::size_t c = 0; c < calls; ++c) {
+        if (collectives_[c].iteration != from) continue;
+        collectives_.push_back(collectives_[c]);
+        collectives_.back().iteration = static_cast<std::uint32_t>(phase);
+      }
+    }
+    for (auto& [k, pair] : copies) p2p_[k] = std::move(pair);
+  }
+
   struct Tally {
     std::uint32_t id = 0;
     std::uint32_t sent_at = 0;  // position in the sequential order

@@ -40,7 +40,20 @@
 
 namespace commanalyzer {
 
+// The flows the plan reads: all of the profile's (plan_receptions'
+// default), or those a cost model costs (InstanceOwners::for_each_flow).
+struct AllFlows {};
+
 namespace recomputation_internal {
+
+template <class ProfileT, class Flows, class F>
+void for_each_flow(const ProfileT& profile, const Flows& flows, F&& f) {
+  if constexpr (std::is_same_v<Flows, AllFlows>) {
+    profile.flows.for_each(f);
+  } else {
+    flows(f);
+  }
+}
 
 // A flow network for Boost's Boykov-Kolmogorov max-flow in compressed
 // sparse rows: arcs added with their reverse (capacity 0) and kept, per
@@ -240,9 +253,9 @@ std::vector<std::vector<ValueId>> used_by_process(const Received& received, int 
 // Values without an entry have no recorded flow (inputs, values from
 // before the region). Wanted values as a bitmap: the pass asks about every
 // recorded value.
-template <class ProfileT, class Received>
+template <class ProfileT, class Received, class Flows>
 RecordedSources sources_back_from(const ProfileT& profile, const Received& received, int procs,
-                                  RecomputationLimits limits) {
+                                  RecomputationLimits limits, const Flows& flows) {
   RecordedSources sources_of(profile.values.count() + 1);
   std::vector<bool> wanted(profile.values.count() + 1, false);
   std::size_t wanted_count = 0;
@@ -257,7 +270,7 @@ RecordedSources sources_back_from(const ProfileT& profile, const Received& recei
     std::vector<bool> next(wanted.size(), false);
     std::size_t next_count = 0;
     ValueId next_last = 0;
-    profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
+    for_each_flow(profile, flows, [&](ValueId v, std::span<const ValueId> sources) {
       if (v > last) return false;
       if (!wanted[v]) return true;
       sources_of.add(v, sources);
@@ -551,16 +564,18 @@ absl::flat_hash_set<ValueId> receive_per_location(const ProfileT& profile, const
 // partials) and recomputes the value, whatever the bytes.
 // `received` holds keys or (key, anything) pairs. `fixed_home(v)`: v is
 // stored at a location with a fixed owner (receive_per_location).
+// `flows(f)` calls f(value, sources) for the flows to plan with (f may
+// return false to stop).
 template <class ProfileT, class Received, class OwnerOf, class ContributedTo = NoContributions,
-          class FixedHome = EveryHomeFixed>
+          class FixedHome = EveryHomeFixed, class Flows = AllFlows>
 ReceptionPlan plan_receptions(const ProfileT& profile, int procs, const Received& received,
                               OwnerOf owner_of, RecomputationLimits limits = {},
-                              ContributedTo contributed = {}, FixedHome fixed_home = {}) {
+                              ContributedTo contributed = {}, FixedHome fixed_home = {}, Flows flows = {}) {
   ReceptionPlan plan;
   if (received.empty()) return plan;
   const std::vector<std::vector<ValueId>> used = recomputation_internal::used_by_process(received, procs);
   const recomputation_internal::RecordedSources sources_of =
-      recomputation_internal::sources_back_from(profile, received, procs, limits);
+      recomputation_internal::sources_back_from(profile, received, procs, limits, flows);
   recomputation_internal::ValueMarks mark(profile.values.count() + 1);
   for (ProcId q = 0; q < procs; ++q) {
     if (used[q].empty()) continue;

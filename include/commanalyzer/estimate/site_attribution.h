@@ -46,34 +46,35 @@ class SiteAttribution {
   SiteAttribution(int procs, std::size_t phases) : n_(procs), phases_(phases) {}
 
   // `message`: the one the send joined (MessageLog::Sent).
+  // `times`: the iterations the send stands for (repeated_iterations.h).
   void send(std::uint32_t site, int from, int to, std::size_t phase, std::uint32_t message, std::uint64_t bytes,
-            std::uint32_t array) {
+            std::uint32_t array, std::uint64_t times = 1) {
     Site& s = sites_[site];
     const std::uint64_t cell = static_cast<std::uint64_t>(from) * n_ + to;
-    s.cell_bytes[cell] += bytes;
-    s.traffic.p2p_bytes += bytes;
-    if (++s.sends_in_message[{cell * phases_ + phase, message}] == 1) ++s.traffic.p2p_messages;
+    s.cell_bytes[cell] += times * bytes;
+    s.traffic.p2p_bytes += times * bytes;
+    if (++s.sends_in_message[{cell * phases_ + phase, message}] == 1) s.traffic.p2p_messages += times;
     if (array != 0) ++s.array_sends[array];
   }
 
   void unsend(std::uint32_t site, int from, int to, std::size_t phase, std::uint32_t message, std::uint64_t bytes,
-              std::uint32_t array) {
+              std::uint32_t array, std::uint64_t times = 1) {
     Site& s = sites_[site];
     const std::uint64_t cell = static_cast<std::uint64_t>(from) * n_ + to;
-    s.cell_bytes[cell] -= bytes;
-    s.traffic.p2p_bytes -= bytes;
+    s.cell_bytes[cell] -= times * bytes;
+    s.traffic.p2p_bytes -= times * bytes;
     if (auto it = s.sends_in_message.find({cell * phases_ + phase, message});
         it != s.sends_in_message.end() && --it->second == 0) {
       s.sends_in_message.erase(it);
-      --s.traffic.p2p_messages;
+      s.traffic.p2p_messages -= times;
     }
     if (auto it = s.array_sends.find(array); it != s.array_sends.end() && --it->second == 0) s.array_sends.erase(it);
   }
 
-  void collective(std::uint32_t site, bool allreduce, std::uint64_t bytes) {
+  void collective(std::uint32_t site, bool allreduce, std::uint64_t bytes, std::uint64_t times = 1) {
     SiteTraffic& t = sites_[site].traffic;
-    (allreduce ? t.allreduce_bytes : t.broadcast_bytes) += bytes;
-    ++(allreduce ? t.allreduces : t.broadcasts);
+    (allreduce ? t.allreduce_bytes : t.broadcast_bytes) += times * bytes;
+    (allreduce ? t.allreduces : t.broadcasts) += times;
   }
 
   // The sites with traffic, largest first; locations from the profile's

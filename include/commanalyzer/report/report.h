@@ -288,6 +288,8 @@ inline void write_json(std::ostream& out, const GraphSummary& graph, const std::
       }
       // Candidates costed over the region's first iterations only (0: all of them).
       out << "}, \"learned_iterations\": " << e.learned_iterations;
+      // Iterations counted as the one they repeat, not costed again (repeated_iterations.h).
+      out << ", \"counted_iterations\": " << e.counted_iterations;
       // [array, first element, last element, rank]
       out << ", \"owner_map\": [";
       for (std::size_t r = 0; r < e.owner_map.size(); ++r) {

@@ -1,0 +1,256 @@
+// Repeated iterations: the iterations of a region the cost model
+// (cost_model.h) need not cost one by one, because each repeats the one
+// before it.
+//
+//   IterationSignatures signatures = IterationSignatures::of(profile, graph, node_of, temporary);
+//   RepeatedIterations r = signatures.repeats(owner);  // for one distribution
+//   r.repeats(phase);          // not costed: it costs what r.costed_as(phase) does
+//   r.weight(phase);           // a costed phase counts this many times
+//   r.stand_in(s);             // a repeating phase's value, as a costed phase holds it
+//
+// An owner-computes code's communication is decided per iteration, and
+// every location has one owner for the region (DESIGN.md): an iteration
+// whose value flows are those of the iteration before it, shifted by one
+// iteration (the same number of values, each computed at the same site,
+// stored at the same location, from sources at the same locations read at
+// the same age in iterations or the same value from before the loop)
+// sends what that iteration sent, once the iterations it reads from are
+// alike too. A time-stepped stencil or a CG solver repeats every step after
+// the first few: costing one and counting it for the rest gives the whole
+// run's bytes, messages, collectives and work, and the cost model's state
+// follows the iterations it costs rather than the whole run.
+//
+// The rule, with D the oldest iteration any value reads from (1 for a step
+// that reads the step before it): in a run of alike iterations r..e, the
+// first max(D, 1) + 1 are costed (by the last of them, the values each
+// reads were received, recomputed or owned as in every later step: the
+// values before the loop were first read in r), the others repeat the
+// last costed one. The region's last iteration is always costed (what it
+// leaves unreduced is published there), and so is the first that follows
+// a run: it reads the run's last D iterations, which stand in for the
+// same number of costed ones (stand_in). Nothing repeats where the
+// signatures differ: LULESH's iterations vary in length as its shock
+// front moves, and each is costed.
+#ifndef COMMANALYZER_REPEATED_ITERATIONS_H_
+#define COMMANALYZER_REPEATED_ITERATIONS_H_
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "commanalyzer/record/types.h"
+
+namespace commanalyzer {
+
+class RepeatedIterations {
+ public:
+  RepeatedIterations() = default;
+
+  bool any() const { return !costed_as_.empty(); }
+  std::size_t repeating_phases() const {
+    std::size_t n = 0;
+    for (std::size_t p = 0; p < costed_as_.size(); ++p) n += costed_as_[p] != p;
+    return n;
+  }
+  bool repeats(std::size_t phase) const { return phase < costed_as_.size() && costed_as_[phase] != phase; }
+  std::size_t costed_as(std::size_t phase) const { return repeats(phase) ? costed_as_[phase] : phase; }
+  std::uint64_t weight(std::size_t phase) const { return phase < weight_.size() ? weight_[phase] : 1; }
+  // A value of a repeating phase as the costed phase standing in for that
+  // phase holds it (the same offset in it); other values as they are.
+  ValueId stand_in(ValueId s, std::size_t phase) const { return repeats(phase) ? s - shift_[phase] : s; }
+
+  // `first_of(p)`: the first value of phase p (p >= 1, p < phases).
+  template <class FirstOf>
+  static RepeatedIterations from_runs(const std::vector<std::uint64_t>& signature, std::size_t oldest_read,
+                                      const FirstOf& first_of) {
+    RepeatedIterations out;
+    const std::size_t phases = signature.size();
+    if (phases < 3) return out;
+    const std::size_t costed_in_run = std::max<std::size_t>(oldest_read, 1) + 1;
+    out.costed_as_.resize(phases);
+    out.weight_.assign(phases, 1);
+    out.shift_.assign(phases, 0);
+    for (std::size_t p = 0; p < phases; ++p) out.costed_as_[p] = static_cast<std::uint32_t>(p);
+    // Phase 0 (before the first mark) and the last one are never alike.
+    for (std::size_t r = 1; r + 1 < phases;) {
+      std::size_t e = r;
+      while (e + 2 < phases && signature[e + 1] == signature[r]) ++e;
+      const std::size_t t = r + costed_in_run - 1;  // the costed phase the rest repeat
+      if (e > t) {
+        for (std::size_t f = t + 1; f <= e; ++f) {
+          out.costed_as_[f] = static_cast<std::uint32_t>(t);
+          // The last repeating phases stand for the last costed ones, in order.
+          const std::size_t held_as = t - std::min(e - f, costed_in_run - 1);
+          out.shift_[f] = first_of(f) - first_of(held_as);
+        }
+        out.weight_[t] += e - t;
+        for (std::size_t f = t + 1; f <= e; ++f) out.weight_[f] = 0;
+      }
+      r = e + 1;
+    }
+    if (out.repeating_phases() == 0) return RepeatedIterations{};
+    return out;
+  }
+
+ private:
+  std::vector<std::uint32_t> costed_as_;  // by phase
+  std::vector<std::uint64_t> weight_;     // by phase
+  std::vector<ValueId> shift_;            // by repeating phase: its values' distance to their stand-ins
+};
+
+// The phases of `profile` that repeat the one before, for owners fixed per
+// location: `node_of(x)` is ValueGraph vertex x's location (any value the same
+// for every replicated vertex), so the phases found hold for every
+// distribution of those locations.
+namespace repeated_iterations_internal {
+
+// Folds x into a running signature (64-bit multiply-xorshift: a pass hashes
+// every source of the run, so it must be cheap; equal runs give equal
+// signatures, and unequal ones collide with odds of 2^-64).
+inline std::uint64_t mix(std::uint64_t h, std::uint64_t x) {
+  h = (h ^ x) * 0x9e3779b97f4a7c15ULL;
+  return h ^ (h >> 29);
+}
+
+}  // namespace repeated_iterations_internal
+
+// The phases' signatures, computed once for the locations of a
+// LocationIndex: `node_of(x)` is ValueGraph vertex x's node, `temporary(n)`
+// whether node n is a temporary (placed vertex by vertex, not a location
+// with one owner). Array locations are named by their node, as every
+// distribution of them gives a location one owner; a temporary's owner is
+// checked per distribution (repeats()).
+class IterationSignatures {
+ public:
+  template <class ProfileT, class Graph, class NodeOf, class IsTemporary>
+  static IterationSignatures of(const ProfileT& profile, const Graph& graph, const NodeOf& node_of,
+                                const IsTemporary& temporary);
+
+  // The phases that repeat the one before when graph vertex x is owned by
+  // owner[x].
+  RepeatedIterations repeats(const std::vector<ProcId>& owner) const {
+    if (signature_.empty()) return {};
+    std::vector<std::uint64_t> signature = signature_;
+    for (std::size_t p = 0; p < temporaries_.size(); ++p) {
+      for (std::uint32_t x : temporaries_[p]) signature[p] = repeated_iterations_internal::mix(signature[p], owner[x]);
+    }
+    return RepeatedIterations::from_runs(signature, oldest_read_, [&](std::size_t p) { return first_[p]; });
+  }
+
+ private:
+  std::vector<std::uint64_t> signature_;  // by phase
+  std::size_t oldest_read_ = 0;
+  std::vector<ValueId> first_;  // by phase: its first value
+  std::vector<std::vector<std::uint32_t>> temporaries_;  // by phase: graph vertices of the temporaries born there
+};
+
+template <class ProfileT, class Graph, class NodeOf, class IsTemporary>
+IterationSignatures IterationSignatures::of(const ProfileT& profile, const Graph& graph, const NodeOf& node_of,
+                                            const IsTemporary& temporary) {
+  using repeated_iterations_internal::mix;
+  IterationSignatures out;
+  const auto& marks = profile.iteration_marks;
+  const std::size_t phases = profile.phase_count();
+  if (phases < 3) return out;
+  auto first_of = [&](std::size_t phase) -> ValueId { return phase == 0 ? 0 : marks[phase - 1]; };
+  auto length = [&](std::size_t p) -> ValueId {
+    return (p < marks.size() ? marks[p] : static_cast<ValueId>(profile.values.count() + 1)) - first_of(p);
+  };
+  // Only an iteration as long as the one before or after it can be in a
+  // run of alike ones (phase 0 and the last are never): the others are
+  // not hashed, and none is where no two neighbours are as long (LULESH's
+  // steps, whose length follows its shock front).
+  std::vector<std::uint8_t> alike(phases, 0);
+  bool any_alike = false;
+  for (std::size_t p = 1; p + 1 < phases; ++p) {
+    alike[p] = (p >= 2 && length(p) == length(p - 1)) || (p + 2 < phases && length(p + 1) == length(p));
+    any_alike |= alike[p] != 0;
+  }
+  if (!any_alike) return out;
+  // A vertex created in an iteration is named by that iteration's age and
+  // its place among the iteration's new vertices: the same element's
+  // vertex of the next step has the same name there. What the cost model
+  // reads of a vertex (its location, home, array, whether it is a
+  // reduction) is hashed once.
+  constexpr std::uint32_t kUnseen = ~std::uint32_t{0};
+  std::vector<std::uint32_t> born(profile.vertex_count(), kUnseen);
+  std::vector<VertexId> first_born(phases, ~VertexId{0});
+  out.temporaries_.resize(phases);
+  for (ValueId v = 1; v <= profile.values.count(); ++v) {
+    const VertexId x = profile.values.vertex(v);
+    if (x >= born.size() || born[x] != kUnseen) continue;
+    const std::size_t p = profile.phase_of(v);
+    born[x] = static_cast<std::uint32_t>(p);
+    first_born[p] = std::min(first_born[p], x);
+    const auto local = graph.local(x);
+    if (p != 0 && local != Graph::kAbsent && temporary(node_of(local))) out.temporaries_[p].push_back(local);
+  }
+  std::vector<std::uint64_t> held(profile.vertex_count());
+  for (VertexId x = 0; x < held.size(); ++x) {
+    const auto local = graph.local(x);
+    std::uint64_t node = ~std::uint64_t{0};
+    if (local != Graph::kAbsent) node = temporary(node_of(local)) ? ~std::uint64_t{1} : node_of(local);
+    held[x] = mix(mix(mix(profile.vertex_home[x], profile.vertex_group[x]), node),
+                  local != Graph::kAbsent ? graph.group(local) : 0);
+  }
+  auto vertex_code = [&](VertexId x, std::size_t phase) -> std::uint64_t {
+    const std::uint32_t p = x < born.size() ? born[x] : 0;
+    const std::uint64_t name = p == 0 || p == kUnseen ? x : ((phase - p) << 40 | (x - first_born[p])) ^ (1ULL << 63);
+    return mix(name, x < held.size() ? held[x] : 0);
+  };
+  std::vector<std::uint64_t>& signature = out.signature_;
+  signature.assign(phases, 0);
+  std::size_t site_run = 0;
+  std::size_t phase = 0;
+  ValueId next_mark = marks[0];
+  profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
+    while (v >= next_mark) next_mark = ++phase < marks.size() ? marks[phase] : ~ValueId{0};
+    if (phase == 0) return true;
+    const ValueId first = first_of(phase);
+    auto from_phase = [&](ValueId s) {
+      return s >= first ? phase : s >= first_of(phase - 1) ? phase - 1 : profile.phase_of(s);
+    };
+    if (!alike[phase]) {  // how far back it reads still counts
+      for (ValueId s : sources) {
+        if (s >= marks[0]) out.oldest_read_ = std::max(out.oldest_read_, phase - from_phase(s));
+      }
+      return true;
+    }
+    while (site_run + 1 < profile.value_sites.size() && profile.value_sites[site_run + 1].first <= v) ++site_run;
+    const std::uint32_t site =
+        site_run < profile.value_sites.size() && profile.value_sites[site_run].first <= v
+            ? profile.value_sites[site_run].site
+            : 0;
+    std::uint64_t h = mix(mix(mix(v - first, profile.values.size_bytes(v) << 1 | profile.values.is_input(v)),
+                              mix(site, sources.size())),
+                          vertex_code(profile.values.vertex(v), phase));
+    for (ValueId s : sources) {
+      // The same value from before the iterations, or the same place in
+      // an iteration the same age.
+      std::uint64_t name = s;
+      if (s >= marks[0]) {
+        const std::size_t from = from_phase(s);
+        out.oldest_read_ = std::max(out.oldest_read_, phase - from);
+        name = ((phase - from) << 40 | (s - first_of(from))) ^ (1ULL << 63);
+      }
+      h = mix(mix(h, name), mix(profile.values.size_bytes(s) << 1 | profile.values.is_input(s),
+                                vertex_code(profile.values.vertex(s), phase)));
+    }
+    signature[phase] = mix(signature[phase], h);
+    return true;
+  });
+  out.first_.resize(phases);
+  for (std::size_t p = 0; p < phases; ++p) {
+    out.first_[p] = first_of(p);
+    if (p == 0) continue;
+    // The values without flows count too; an iteration not hashed is like no other.
+    signature[p] = alike[p] ? mix(signature[p], length(p)) : mix(~std::uint64_t{0}, p);
+  }
+  return out;
+}
+
+}  // namespace commanalyzer
+
+#endif  // COMMANALYZER_REPEATED_ITERATIONS_H_

@@ -1,0 +1,209 @@
+// Iterations that repeat the one before are costed as it
+// (repeated_iterations.h): the estimate equals costing every iteration.
+#include "commanalyzer/estimate/repeated_iterations.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "commanalyzer/estimate/estimate.h"
+#include "commanalyzer/record/analyzer.h"
+#include "tools/builtin_examples.h"
+
+namespace commanalyzer {
+namespace {
+
+using Profile0 = Analyzer<>::ProfileType;
+
+// A 2-D relaxation (unew from u's four neighbours, then u = unew) with a
+// global sum of unew every step, and after the time loop, still in the
+// region, a last sweep that reads the last step's u: the iteration after
+// the repeated ones reads values of one that was not costed. (In 1-D a
+// process could as cheaply recompute its halos from the set-up as receive
+// them, and recomputation is costed step by step.)
+template <class A>
+void relax_with_tail(A& a, std::uint64_t m, int steps) {
+  const Address u = 0x1000'0000, unew = 0x2000'0000, sum = 0x3000'0000;
+  auto at = [m](Address base, std::uint64_t i, std::uint64_t j) { return base + 8 * (i * m + j); };
+  a.allocation(u, 8 * m * m);
+  a.allocation(unew, 8 * m * m);
+  for (std::uint64_t i = 0; i < m * m; ++i) a.store(u + 8 * i, 8, kComputedBit);
+  auto sweep = [&](std::uint64_t i, std::uint64_t j) {
+    return a.join(a.join(a.load(at(u, i - 1, j), 8), a.load(at(u, i + 1, j), 8)),
+                  a.join(a.load(at(u, i, j - 1), 8), a.load(at(u, i, j + 1), 8)));
+  };
+  a.region_begin();
+  for (int t = 0; t < steps; ++t) {
+    a.store(sum, 8, kComputedBit);
+    for (std::uint64_t i = 1; i + 1 < m; ++i) {
+      for (std::uint64_t j = 1; j + 1 < m; ++j) {
+        a.store(at(unew, i, j), 8, sweep(i, j));
+        a.store(sum, 8, a.join(a.load(sum, 8), a.load(at(unew, i, j), 8)));
+      }
+    }
+    for (std::uint64_t i = 1; i + 1 < m; ++i) {
+      for (std::uint64_t j = 1; j + 1 < m; ++j) a.store(at(u, i, j), 8, a.load(at(unew, i, j), 8));
+    }
+    a.iteration();
+  }
+  for (std::uint64_t i = 1; i + 1 < m; ++i) {
+    for (std::uint64_t j = 1; j + 1 < m; ++j) a.store(at(unew, i, j), 8, a.join(sweep(i, j), a.load(at(u, i, j), 8)));
+  }
+  a.region_end();
+  a.finish();
+}
+
+// relax_with_tail in 1-D: a process recomputes its halos from the set-up
+// as cheaply as it receives them, and the values it computed a step
+// before are its own the next: recomputation carries across steps.
+template <class A>
+void relax_1d_with_tail(A& a, std::uint64_t n, int steps) {
+  const Address u = 0x1000'0000, unew = 0x2000'0000, sum = 0x3000'0000;
+  auto at = [](Address base, std::uint64_t i) { return base + 8 * i; };
+  a.allocation(u, 8 * n);
+  a.allocation(unew, 8 * n);
+  for (std::uint64_t i = 0; i < n; ++i) a.store(at(u, i), 8, kComputedBit);
+  a.region_begin();
+  for (int t = 0; t < steps; ++t) {
+    a.store(sum, 8, kComputedBit);
+    for (std::uint64_t i = 1; i + 1 < n; ++i) {
+      const Label value = a.join(a.load(at(u, i - 1), 8), a.load(at(u, i + 1), 8));
+      a.store(at(unew, i), 8, value);
+      a.store(sum, 8, a.join(a.load(sum, 8), a.load(at(unew, i), 8)));
+    }
+    for (std::uint64_t i = 1; i + 1 < n; ++i) a.store(at(u, i), 8, a.load(at(unew, i), 8));
+    a.iteration();
+  }
+  for (std::uint64_t i = 1; i + 1 < n; ++i) {
+    a.store(at(unew, i), 8, a.join(a.load(at(u, i - 1), 8), a.join(a.load(at(u, i), 8), a.load(at(u, i + 1), 8))));
+  }
+  a.region_end();
+  a.finish();
+}
+
+// Everything an estimate reports, compared field by field.
+void expect_same(const CommEstimate& counted, const CommEstimate& costed) {
+  EXPECT_EQ(counted.matrix, costed.matrix);
+  EXPECT_EQ(counted.messages_matrix, costed.messages_matrix);
+  EXPECT_EQ(counted.p2p_bytes, costed.p2p_bytes);
+  EXPECT_EQ(counted.p2p_messages, costed.p2p_messages);
+  EXPECT_EQ(counted.allreduce_bytes, costed.allreduce_bytes);
+  EXPECT_EQ(counted.broadcast_bytes, costed.broadcast_bytes);
+  EXPECT_EQ(counted.allreduces, costed.allreduces);
+  EXPECT_EQ(counted.broadcasts, costed.broadcasts);
+  EXPECT_EQ(counted.collective_calls, costed.collective_calls);
+  EXPECT_EQ(counted.phase_bytes, costed.phase_bytes);
+  EXPECT_EQ(counted.phase_work, costed.phase_work);
+  EXPECT_EQ(counted.process_work, costed.process_work);
+  EXPECT_EQ(counted.critical_path, costed.critical_path);
+  EXPECT_EQ(counted.busiest_work, costed.busiest_work);
+  EXPECT_EQ(counted.mean_work, costed.mean_work);
+  EXPECT_EQ(counted.waiting, costed.waiting);
+  EXPECT_EQ(counted.trace.messages, costed.trace.messages);
+  EXPECT_EQ(counted.trace.collectives, costed.trace.collectives);
+  EXPECT_EQ(counted.phase_seconds, costed.phase_seconds);
+  EXPECT_DOUBLE_EQ(counted.seconds, costed.seconds);
+  EXPECT_EQ(counted.distribution, costed.distribution);
+  ASSERT_EQ(counted.sites.size(), costed.sites.size());
+  for (std::size_t k = 0; k < counted.sites.size(); ++k) {
+    EXPECT_EQ(counted.sites[k].p2p_bytes, costed.sites[k].p2p_bytes);
+    EXPECT_EQ(counted.sites[k].p2p_messages, costed.sites[k].p2p_messages);
+    EXPECT_EQ(counted.sites[k].allreduces, costed.sites[k].allreduces);
+  }
+}
+
+TEST(RepeatedIterations, ARunCostsItsFirstStepsAndCountsTheRest) {
+  // Phase 0 (before the first mark) and the last are never repeated; 2..6
+  // are alike. Reading one step back, 2 and 3 are costed, 4..6 count as 3.
+  const std::vector<std::uint64_t> signature = {9, 1, 5, 5, 5, 5, 5, 5};
+  const std::vector<ValueId> first = {0, 10, 20, 30, 40, 50, 60, 70};
+  const RepeatedIterations r =
+      RepeatedIterations::from_runs(signature, 1, [&](std::size_t p) { return first[p]; });
+  for (std::size_t p : {0, 1, 2, 3, 7}) EXPECT_FALSE(r.repeats(p)) << p;
+  for (std::size_t p : {4, 5, 6}) {
+    EXPECT_TRUE(r.repeats(p)) << p;
+    EXPECT_EQ(r.costed_as(p), 3u) << p;
+  }
+  EXPECT_EQ(r.weight(3), 4u);
+  EXPECT_EQ(r.weight(2), 1u);
+  // The last repeated steps stand for the last costed ones, in order: the
+  // step after the run reads 6 as 3 and 5 as 2.
+  EXPECT_EQ(r.stand_in(65, 6), 35u);
+  EXPECT_EQ(r.stand_in(55, 5), 25u);
+  EXPECT_EQ(r.stand_in(15, 1), 15u);
+  // Reading two steps back, three of the run are costed.
+  const RepeatedIterations two = RepeatedIterations::from_runs(signature, 2, [&](std::size_t p) { return first[p]; });
+  EXPECT_FALSE(two.repeats(4));
+  EXPECT_EQ(two.costed_as(5), 4u);
+  EXPECT_EQ(two.weight(4), 3u);
+  // A run too short to repeat anything.
+  EXPECT_FALSE(RepeatedIterations::from_runs({9, 1, 5, 5, 2}, 1, [&](std::size_t p) { return first[p]; }).any());
+}
+
+// `counted_steps`: the iterations counted at every count of `procs` but
+// those in `costed_at` (where the plan recomputes, every one is costed).
+template <class Example>
+void expect_counted_equals_costed(const Example& example, std::size_t counted_steps, std::vector<int> procs,
+                                  std::vector<int> costed_at = {}) {
+  Analyzer<> a;
+  example(a);
+  Estimator<Profile0> counted(a.profile());
+  Estimator<Profile0> costed(a.profile());
+  costed.cost_every_iteration(true);
+  for (int p : procs) {
+    SCOPED_TRACE(p);
+    const CommEstimate e = counted.estimate(p);
+    const CommEstimate every = costed.estimate(p);
+    const bool costed = std::find(costed_at.begin(), costed_at.end(), p) != costed_at.end();
+    EXPECT_EQ(e.counted_iterations, costed ? 0 : counted_steps);
+    EXPECT_EQ(every.counted_iterations, 0u);
+    expect_same(e, every);
+    if (p > 1) {
+      EXPECT_GT(e.p2p_bytes, 0u);
+    }
+  }
+}
+
+TEST(RepeatedIterations, Heat2dCountedEqualsCostedStepByStep) {
+  // 10 steps, a mark after each: phases 0..9 are the steps, 10 is empty.
+  // Step 2 reads step 1, which read the set-up; from step 3 (phase 2) on
+  // each is alike: phases 2 and 3 are costed, 4..9 (six steps) counted.
+  expect_counted_equals_costed([](Analyzer<>& a) { examples::heat2d(a, 16, 10); }, 6, {1, 2, 4, 9});
+}
+
+TEST(RepeatedIterations, AStepAfterTheRunReadsItsStandIns) {
+  // 9 steps and the last sweep (phase 9): phases 4..8 counted.
+  expect_counted_equals_costed([](Analyzer<>& a) { relax_with_tail(a, 40, 9); }, 5, {2, 3, 5});
+}
+
+TEST(RepeatedIterations, WhereRecomputationCarriesAcrossStepsEachIsCosted) {
+  // At 3 and 5 processes the plan recomputes (a step counted as the one
+  // before would read a narrower recomputed cone than it had); at 2 the
+  // sum's temporaries change owner from step to step: nothing repeats.
+  expect_counted_equals_costed([](Analyzer<>& a) { relax_1d_with_tail(a, 40, 9); }, 5, {2, 3, 5}, {2, 3, 5});
+}
+
+TEST(RepeatedIterations, StepsThatDifferAreEachCosted) {
+  // Step t relaxes t + 3 elements: no step repeats the one before.
+  Analyzer<> a;
+  const Address u = 0x1000'0000;
+  a.allocation(u, 8 * 64);
+  for (std::uint64_t i = 0; i < 64; ++i) a.store(u + 8 * i, 8, kComputedBit);
+  a.region_begin();
+  for (int t = 0; t < 8; ++t) {
+    for (std::uint64_t i = 1; i < static_cast<std::uint64_t>(t) + 4; ++i) {
+      a.store(u + 8 * i, 8, a.join(a.load(u + 8 * (i - 1), 8), a.load(u + 8 * (i + 1), 8)));
+    }
+    a.iteration();
+  }
+  a.region_end();
+  a.finish();
+  Estimator<Profile0> est(a.profile());
+  EXPECT_EQ(est.estimate(2).counted_iterations, 0u);
+  EXPECT_GT(est.estimate(2).p2p_bytes, 0u);
+}
+
+}  // namespace
+}  // namespace commanalyzer
