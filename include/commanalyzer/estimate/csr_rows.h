@@ -264,7 +264,9 @@ class UseAccumulator {
       std::vector<std::uint64_t> next(start.begin(), start.end() - 1);
       for (const Use& u : buffer_) sinks[next[u.source]++] = u.sink;
     }
-    buffer_.clear();
+    // Given back, not cleared: the buffer grows to as many uses as the
+    // graph has edges, and the new rows are built beside the old ones.
+    std::vector<Use>().swap(buffer_);
     // merge(v, f): f(target, uses) for row v's targets in ascending order,
     // the graph's row and the sorted new one together.
     auto merge = [&](std::size_t v, auto&& f) {
