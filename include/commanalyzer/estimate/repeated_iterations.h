@@ -6,7 +6,7 @@
 //   RepeatedIterations r = signatures.repeats(owner);  // for one distribution
 //   r.repeats(phase);          // not costed: it costs what r.costed_as(phase) does
 //   r.weight(phase);           // a costed phase counts this many times
-//   r.stand_in(s);             // a repeating phase's value, as a costed phase holds it
+//   r.stand_in(s, phase);      // a repeating phase's value, as a costed phase holds it
 //
 // An owner-computes code's communication is decided per iteration, and
 // every location has one owner for the region (DESIGN.md): an iteration
@@ -30,7 +30,10 @@
 // a run: it reads the run's last D iterations, which stand in for the
 // same number of costed ones (stand_in). Nothing repeats where the
 // signatures differ: LULESH's iterations vary in length as its shock
-// front moves, and each is costed.
+// front moves, and each is costed. Nor where the recomputation plan
+// replaces receptions: a process carries what it recomputed from one step
+// to the next, so alike steps need not send alike (cost_model.h costs
+// that run step by step).
 #ifndef COMMANALYZER_REPEATED_ITERATIONS_H_
 #define COMMANALYZER_REPEATED_ITERATIONS_H_
 
