@@ -17,8 +17,9 @@
 #include <vector>
 
 #include "commanalyzer/estimate/repeated_iterations.h"
-#include "commanalyzer/record/compressor.h"
 #include "commanalyzer/estimate/value_graph.h"
+#include "commanalyzer/record/compressor.h"
+#include "commanalyzer/record/profile.h"
 #include "commanalyzer/record/types.h"
 
 namespace commanalyzer {
@@ -41,15 +42,11 @@ struct InstanceOwners {
   template <class F>
   void for_each_flow(F f) const {
     std::vector<ValueId> held;
-    std::size_t phase = 0;
-    ValueId next_mark = profile.iteration_marks.empty() ? kNoEnd : profile.iteration_marks[0];
+    PhaseCursor phase_of(profile.iteration_marks);
     profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
       if (v >= end) return false;
       if (!repeats.any()) return flow_store_internal::visit(f, v, sources);
-      while (v >= next_mark) {
-        ++phase;
-        next_mark = phase < profile.iteration_marks.size() ? profile.iteration_marks[phase] : kNoEnd;
-      }
+      const std::size_t phase = phase_of(v);
       if (repeats.repeats(phase)) return true;
       // Most sources are of this iteration (costed) or the one before.
       const ValueId first = phase == 0 ? 0 : profile.iteration_marks[phase - 1];

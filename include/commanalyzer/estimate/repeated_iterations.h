@@ -43,6 +43,7 @@
 #include <span>
 #include <vector>
 
+#include "commanalyzer/record/profile.h"
 #include "commanalyzer/record/types.h"
 
 namespace commanalyzer {
@@ -206,10 +207,9 @@ IterationSignatures IterationSignatures::of(const ProfileT& profile, const Graph
   std::vector<std::uint64_t>& signature = out.signature_;
   signature.assign(phases, 0);
   std::size_t site_run = 0;
-  std::size_t phase = 0;
-  ValueId next_mark = marks[0];
+  PhaseCursor phase_of(marks);
   profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
-    while (v >= next_mark) next_mark = ++phase < marks.size() ? marks[phase] : ~ValueId{0};
+    const std::size_t phase = phase_of(v);
     if (phase == 0) return true;
     const ValueId first = first_of(phase);
     auto from_phase = [&](ValueId s) {
