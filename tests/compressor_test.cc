@@ -217,6 +217,72 @@ TEST(FlowStores, VarintRenumberedReadsBackRenumbered) {
   EXPECT_EQ(dump(flows), all);
 }
 
+// Iterations whose chains are the one before's shifted are replayed, not
+// coded again: the chains read back are those appended, in order.
+TEST(FlowStores, RepeatedIterationsAreReplayed) {
+  FlatFlowStore flat;
+  VarintFlowStore flows;
+  // Values 1..4 come before the iterations (read every iteration, the same
+  // values); each iteration makes 10 values, 8 with chains: each reads the
+  // value before it, its cell in the iteration before and value 2 or 3.
+  // Iteration 4 reads value 4 instead of 3 in one chain; iteration 7 has a
+  // chain fewer. The others repeat the one before.
+  ValueId v = 5;
+  for (int t = 0; t < 10; ++t) {
+    flows.begin_iteration(v);
+    const ValueId first = v;
+    for (int k = 0; k < 10; ++k, ++v) {
+      if (k >= 8 || (t == 7 && k == 5)) continue;
+      std::vector<ValueId> sources{k % 2 == 0 ? ValueId{2} : ValueId{3}};
+      if (t == 4 && k == 3) sources.back() = 4;
+      if (t > 0) sources.push_back(first - 10 + static_cast<ValueId>(k));
+      if (k > 0) sources.push_back(v - 1);
+      flat.append(v, sources);
+      flows.append(v, sources);
+    }
+  }
+  EXPECT_EQ(dump(flows), dump(flat));
+  EXPECT_EQ(flows.flow_count(), flat.flow_count());
+  EXPECT_EQ(flows.source_count(), flat.source_count());
+  // Coded: iterations 0 and 1 (the first that reads one before), 4, 5
+  // (after one that differs, it reads it), 7, 8 and 9 (not ended by a
+  // mark: undecided); 2, 3 and 6 replayed.
+  std::vector<std::uint64_t> replayed_at;
+  for (const FlowReplay& r : flows.replays().replays) replayed_at.push_back(r.at);
+  EXPECT_EQ(replayed_at, (std::vector<std::uint64_t>{16, 16, 32}));
+  EXPECT_EQ(flows.coded_count(), flat.flow_count() - 3 * 8);
+  EXPECT_EQ(flows.replays().threshold, 5u);
+
+  // Appending after a replay codes against the last chain coded.
+  flows.append(v + 3, std::vector<ValueId>{1, v - 1});
+  flat.append(v + 3, std::vector<ValueId>{1, v - 1});
+  EXPECT_EQ(dump(flows), dump(flat));
+}
+
+// A replay is exact: an iteration that reads a value of the one before at
+// another offset, or has a chain more, is coded.
+TEST(FlowStores, OnlyExactRepeatsAreReplayed) {
+  for (int variant = 0; variant < 3; ++variant) {
+    FlatFlowStore flat;
+    VarintFlowStore flows;
+    ValueId v = 2;
+    for (int t = 0; t < 4; ++t) {
+      flows.begin_iteration(v);
+      const ValueId first = v;
+      const int cells = variant == 1 && t == 2 ? 5 : 4;
+      for (int k = 0; k < cells; ++k, ++v) {
+        std::vector<ValueId> sources{1};
+        if (t > 0) sources.push_back(first - 4 + static_cast<ValueId>(variant == 2 && t == 2 && k == 1 ? 0 : k));
+        flat.append(v, sources);
+        flows.append(v, sources);
+      }
+    }
+    flows.begin_iteration(v);
+    EXPECT_EQ(dump(flows), dump(flat)) << variant;
+    EXPECT_EQ(flows.replays().replays.size(), variant == 0 ? 2u : 0u) << variant;
+  }
+}
+
 TEST(FlowStores, VarintIsSmallerOnAStencil) {
   Analyzer<> flat_run;
   Analyzer<PagedShadowMemory<>, UnionDagSlicer, CoalesceExclusiveUpdates, CompactValueStore, VarintFlowStore> compact_run;

@@ -43,7 +43,7 @@ struct InstanceOwners {
   void for_each_flow(F f) const {
     std::vector<ValueId> held;
     PhaseCursor phase_of(profile.iteration_marks);
-    profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
+    auto flow = [&](ValueId v, std::span<const ValueId> sources) {
       if (v >= end) return false;
       if (!repeats.any()) return flow_store_internal::visit(f, v, sources);
       const std::size_t phase = phase_of(v);
@@ -57,7 +57,13 @@ struct InstanceOwners {
         s = repeats.stand_in(s, s >= before ? phase - 1 : profile.phase_of(s));
       }
       return flow_store_internal::visit(f, v, std::span<const ValueId>(held));
-    });
+    };
+    // A replayed iteration (flow_replays.h) that repeats a costed one is not read.
+    if constexpr (requires { profile.flows.for_each_unless([](ValueId) { return false; }, flow); }) {
+      profile.flows.for_each_unless([&](ValueId v) { return v < end && repeats.repeats(profile.phase_of(v)); }, flow);
+    } else {
+      profile.flows.for_each(flow);
+    }
   }
 
   static constexpr ValueId kNoEnd = ~ValueId{0};

@@ -340,7 +340,11 @@ class Analyzer {
   bool in_set_up() const { return set_up_; }
 
   void iteration() {
-    if (region_.counting()) profile_.iteration_marks.push_back(static_cast<ValueId>(profile_.values.count() + 1));
+    if (!region_.counting()) return;
+    const auto first = static_cast<ValueId>(profile_.values.count() + 1);
+    profile_.iteration_marks.push_back(first);
+    // An iteration that repeats the one before is recorded as a replay of it.
+    if constexpr (requires { profile_.flows.begin_iteration(first); }) profile_.flows.begin_iteration(first);
   }
 
   // End of program: closes an open (or implicit) region. A value store that

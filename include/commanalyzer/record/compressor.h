@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "commanalyzer/record/big_array.h"
+#include "commanalyzer/record/flow_replays.h"
 #include "commanalyzer/record/ranked_bits.h"
 #include "commanalyzer/record/types.h"
 
@@ -224,11 +225,14 @@ struct SetUpRenumbering {
 // instead of 4, 2 bytes per chain instead of 12, a few bytes for a whole row
 // of chains that repeat their predecessor's pattern one cell further on,
 // and a few bytes for an evenly spaced run of sources of any length.
+// Told where iterations begin (begin_iteration), it codes an iteration
+// that repeats the one before it shifted as a replay (flow_replays.h).
 class VarintFlowStore {
  public:
   void append(ValueId v, std::span<const ValueId> sources) {
     if (!renumbering_.none()) [[unlikely]] code_renumbered();
     if (v <= last_value_) throw std::invalid_argument("commanalyzer: value-flow chains must come in creation order");
+    if (iteration_.alike) iteration_.alike = iteration_.matches(*this, v, sources);
     const ValueId delta = v - last_value_;
     bool repeat = !sources.empty() && sources.size() == previous_.size();
     const ValueId step = shift_ + delta;
@@ -290,17 +294,87 @@ class VarintFlowStore {
     }
     last_value_ = v;
     ++flows_;
+    ++coded_;
     source_total_ += sources.size();
+  }
+
+  // The iteration that began at the last call ends here, and one whose
+  // first value is `first` begins. The one ending is coded as a replay if
+  // its chains are the last recorded iteration's, shifted by the distance
+  // between their first values (sources from before the first iteration
+  // unshifted). Every iteration starts a record of the code.
+  void begin_iteration(ValueId first) {
+    if (!renumbering_.none()) [[unlikely]] code_renumbered();
+    if (replays_.threshold == 0) replays_.threshold = first;
+    Iteration& now = iteration_;
+    const std::uint64_t chains = coded_ - now.start.index;
+    if (now.open && now.alike && chains == now.ref_chains && chains != 0) {
+      // Back to where it began: the next chain is coded after the one before it.
+      bytes_.truncate(now.start.pos);
+      coded_ = now.start.index;
+      last_value_ = now.start.value;
+      previous_ = now.start.sources;
+      shift_ = 0;
+      replays_.replays.push_back({coded_, static_cast<std::uint32_t>(replays_.refs.size() - 1), chains,
+                                  source_total_ - now.sources_at_start, now.shift});
+    } else if (now.open && chains != 0) {
+      now.ref_first = now.first;
+      now.ref_chains = chains;
+      replays_.refs.push_back(std::move(now.start));
+    }
+    run_start_ = kNoRun;
+    now.open = true;
+    now.start.pos = bytes_.size();
+    now.start.index = coded_;
+    now.start.value = last_value_;
+    now.start.sources.resize(previous_.size());
+    for (std::size_t k = 0; k < previous_.size(); ++k) now.start.sources[k] = previous_[k] + shift_;
+    now.sources_at_start = source_total_;
+    now.first = first;
+    now.alike = !replays_.refs.empty();
+    if (now.alike) {
+      const FlowCheckpoint& ref = replays_.refs.back();
+      now.shift = first - now.ref_first;
+      now.pos = ref.pos;
+      now.value = ref.value;
+      now.sources = ref.sources;
+      now.decoder = {};
+      now.compared = 0;
+    }
+  }
+
+  // For a reader of a coded profile: an iteration recorded from here on
+  // (the index of its checkpoint), and a replay of one here.
+  std::uint32_t checkpoint() {
+    if (!renumbering_.none()) [[unlikely]] code_renumbered();
+    run_start_ = kNoRun;
+    FlowCheckpoint c{bytes_.size(), coded_, last_value_, {}};
+    for (ValueId s : previous_) c.sources.push_back(s + shift_);
+    replays_.refs.push_back(std::move(c));
+    return static_cast<std::uint32_t>(replays_.refs.size() - 1);
+  }
+  void replay(std::uint32_t ref, std::uint64_t chains, std::uint64_t sources, ValueId shift, ValueId threshold) {
+    replays_.threshold = threshold;
+    replays_.replays.push_back({coded_, ref, chains, sources, shift});
+    flows_ += chains;
+    source_total_ += sources;
   }
 
   template <class F>
   void for_each(F&& f) const {
+    for_each_unless([](ValueId) { return false; }, f);
+  }
+  // for_each without the replayed iterations whose first value v has
+  // skip(v) true: they are not read (what a replay saves a pass that
+  // does not need it).
+  template <class Skip, class F>
+  void for_each_unless(Skip&& skip, F&& f) const {
     if (renumbering_.none()) {
-      decode_each([&](ValueId v, std::span<const ValueId> sources) { return flow_store_internal::visit(f, v, sources); });
+      decode_each(skip, [&](ValueId v, std::span<const ValueId> sources) { return flow_store_internal::visit(f, v, sources); });
       return;
     }
     std::vector<ValueId> renumbered;
-    decode_each([&](ValueId v, std::span<const ValueId> sources) {
+    decode_each([&](ValueId v) { return skip(renumbering_(v)); }, [&](ValueId v, std::span<const ValueId> sources) {
       renumbered.clear();
       for (ValueId s : sources) renumbered.push_back(renumbering_(s));  // order kept: still sorted
       return flow_store_internal::visit(f, renumbering_(v), std::span<const ValueId>(renumbered));
@@ -319,6 +393,9 @@ class VarintFlowStore {
 
   std::size_t flow_count() const { return flows_; }
   std::size_t source_count() const { return source_total_; }
+  // The chains coded (not replayed), and the replays.
+  std::size_t coded_count() const { return coded_; }
+  const FlowReplays& replays() const { return replays_; }
   std::size_t memory_bytes() const { return bytes_.capacity() + previous_.capacity() * sizeof(ValueId); }
   // The coded chains (the flows section of a version-4 profile file), with
   // their ids as recorded: renumbering() maps them.
@@ -335,27 +412,68 @@ class VarintFlowStore {
     previous_.clear();
     shift_ = 0;
     run_start_ = kNoRun;
-    flows_ = source_total_ = 0;
+    flows_ = coded_ = source_total_ = 0;
     last_value_ = 0;
     renumbering_ = {};
+    replays_.clear();
+    iteration_ = {};
   }
 
  private:
   static constexpr std::size_t kNoRun = ~std::size_t{0};
 
-  // f(value, sources) for the chains as coded, until f returns false.
-  template <class F>
-  void decode_each(F&& f) const {
+  // f(value, sources) for the chains as coded and replayed, until f
+  // returns false.
+  template <class Skip, class F>
+  void decode_each(Skip&& skip, F&& f) const {
     std::vector<ValueId> sources;
     std::size_t pos = 0;
     ValueId value = 0;
     flow_code::Decoder decoder;
     auto next = [&] { return get(pos); };
-    for (std::size_t i = 0; i < flows_; ++i) {
-      decoder.next_chain(next, value, sources);
-      if (!f(value, std::span<const ValueId>(sources))) return;
+    auto get_at = [&](std::size_t& at) { return get(at); };
+    std::size_t i = 0;
+    auto coded_until = [&](std::size_t end) {
+      for (; i < end; ++i) {
+        decoder.next_chain(next, value, sources);
+        if (!f(value, std::span<const ValueId>(sources))) return false;
+      }
+      return true;
+    };
+    for (const FlowReplay& r : replays_.replays) {
+      if (!coded_until(r.at) || !replays_.replay<flow_code::Decoder>(r, get_at, f, skip)) return;
     }
+    coded_until(coded_);
   }
+
+  // The iteration under way, compared chain by chain with the last one
+  // recorded (its reference).
+  struct Iteration {
+    bool open = false;
+    bool alike = false;  // every chain so far the reference's, shifted
+    FlowCheckpoint start;
+    std::size_t sources_at_start = 0;
+    ValueId first = 0, shift = 0;
+    ValueId ref_first = 0;
+    std::uint64_t ref_chains = 0;
+    // The reference's chains read back: the next at pos, after (value, sources).
+    std::size_t pos = 0;
+    ValueId value = 0;
+    std::vector<ValueId> sources;
+    flow_code::Decoder decoder;
+    std::uint64_t compared = 0;
+
+    bool matches(const VarintFlowStore& store, ValueId v, std::span<const ValueId> chain) {
+      if (compared == ref_chains) return false;
+      ++compared;
+      decoder.next_chain([&] { return store.get(pos); }, value, sources);
+      if (v != value + shift || chain.size() != sources.size()) return false;
+      for (std::size_t k = 0; k < chain.size(); ++k) {
+        if (chain[k] != store.replays_.shifted(sources[k], shift)) return false;
+      }
+      return true;
+    }
+  };
 
   // The chains coded again with their ids renumbered (before an append).
   void code_renumbered() {
@@ -381,10 +499,13 @@ class VarintFlowStore {
   std::size_t run_count_at_ = 0;    // ... and its count (the varint after the delta)
   ValueId run_delta_ = 0;
   std::uint64_t run_length_ = 0;
-  std::size_t flows_ = 0;
+  std::size_t flows_ = 0;  // chains coded and replayed
+  std::size_t coded_ = 0;  // chains coded
   std::size_t source_total_ = 0;
   ValueId last_value_ = 0;
   SetUpRenumbering renumbering_;  // none, or pending: for_each applies it
+  FlowReplays replays_;
+  Iteration iteration_;
 };
 
 static_assert(FlowStore<FlatFlowStore>);

@@ -36,6 +36,13 @@
 //                The chains then hold ids as recorded: a kept set-up id
 //                reads as 1 + the kept ones below it, any other id moves
 //                down by F - 1 - K (unread_set_up.h)
+//     version 12 (flows and sources count the coded chains only): u64
+//                threshold T (0: no replays); u64 refs, per ref u64 the
+//                index of the coded chain it starts at; u64 replays, per
+//                replay u64 at (the coded chain it comes before), u32 ref,
+//                u64 chains, u64 sources, u32 shift: the chains coded from
+//                that ref on, each value and each source >= T plus shift
+//                (flow_replays.h; T and shift as recorded)
 //     version 4: u64 length + the chains as VarintFlowStore codes them
 //                (compressor.h: varint value delta, varint count, varint
 //                source gaps going backwards from the value)
@@ -44,7 +51,7 @@
 //     version 4: FNV-1a over the little-endian 64-bit words of the stream
 //                (the last one zero-padded), then over the byte length
 //     version 3: FNV-1a over the bytes
-// Writers write version 11; readers read 3 to 11 (before version 10 arrays
+// Writers write version 12; readers read 3 to 12 (before version 10 arrays
 // have no sites and all are the program's; older profiles have no
 // sites: the estimate is the same, its "where" is empty; a version 7 site's
 // loop is taken to be in the statement's file; before version 9 no loop
@@ -75,7 +82,7 @@
 namespace commanalyzer {
 
 inline constexpr char kProfileMagic[8] = {'C', 'A', 'P', 'R', 'O', 'F', 'I', 'L'};
-inline constexpr std::uint32_t kProfileVersion = 11;
+inline constexpr std::uint32_t kProfileVersion = 12;
 inline constexpr std::uint32_t kOldestReadableProfileVersion = 3;
 
 class ProfileError : public std::runtime_error {
@@ -340,6 +347,8 @@ template <class Flows>
 concept HasVarintCode = requires(const Flows& flows) {
   { flows.code() } -> std::convertible_to<std::span<const std::uint8_t>>;
   { flows.renumbering() } -> std::convertible_to<const SetUpRenumbering&>;
+  { flows.replays() } -> std::convertible_to<const FlowReplays&>;
+  { flows.coded_count() } -> std::convertible_to<std::size_t>;
 };
 
 }  // namespace profile_io_internal
@@ -507,10 +516,24 @@ inline void write_renumbering(Writer& w, const SetUpRenumbering& renumbering) {
 // their renumbering; the code's length first.
 template <class Flows>
 void write_flows(Writer& w, const Flows& flows) {
-  w.put<std::uint64_t>(flows.flow_count());
-  w.put<std::uint64_t>(flows.source_count());
   if constexpr (profile_io_internal::HasVarintCode<Flows>) {
+    const FlowReplays& replays = flows.replays();
+    std::uint64_t replayed_sources = 0;
+    for (const FlowReplay& r : replays.replays) replayed_sources += r.sources;
+    w.put<std::uint64_t>(flows.coded_count());
+    w.put<std::uint64_t>(flows.source_count() - replayed_sources);
     write_renumbering(w, flows.renumbering());
+    w.put<std::uint64_t>(replays.empty() ? 0 : replays.threshold);
+    w.put<std::uint64_t>(replays.empty() ? 0 : replays.refs.size());
+    for (std::size_t k = 0; !replays.empty() && k < replays.refs.size(); ++k) w.put<std::uint64_t>(replays.refs[k].index);
+    w.put<std::uint64_t>(replays.replays.size());
+    for (const FlowReplay& r : replays.replays) {
+      w.put<std::uint64_t>(r.at);
+      w.put<std::uint32_t>(r.ref);
+      w.put<std::uint64_t>(r.chains);
+      w.put<std::uint64_t>(r.sources);
+      w.put<std::uint32_t>(r.shift);
+    }
     const std::span<const std::uint8_t> code = flows.code();
     w.put<std::uint64_t>(code.size());
     w.bytes(code.data(), code.size());
@@ -527,7 +550,10 @@ void write_flows(Writer& w, const Flows& flows) {
       });
       emit(chunk.code());
     };
+    w.put<std::uint64_t>(flows.flow_count());
+    w.put<std::uint64_t>(flows.source_count());
     write_renumbering(w, {});  // the ids are final
+    for (int table = 0; table < 3; ++table) w.put<std::uint64_t>(0);  // no replays
     std::uint64_t length = 0;
     each_chunk([&](std::span<const std::uint8_t> code) { length += code.size(); });
     w.put<std::uint64_t>(length);
@@ -753,12 +779,69 @@ inline SetUpRenumbering read_renumbering(Reader& r) {
   return renumbering;
 }
 
+// The replays of a version-12 profile, checked against the chains coded:
+// each after the ref it replays, as many chains as that ref has coded
+// before the next replay or ref at most.
+struct FlowReplayTable {
+  ValueId threshold = 0;  // renumbered
+  std::vector<std::uint64_t> ref_index;
+  std::vector<FlowReplay> replays;
+};
+
+inline FlowReplayTable read_replays(Reader& r, std::uint64_t flow_count, std::uint64_t source_total,
+                                    const SetUpRenumbering& renumbering) {
+  FlowReplayTable t;
+  const auto threshold = r.get<std::uint64_t>();
+  const auto refs = r.get<std::uint64_t>();
+  if (threshold > ~ValueId{0} || refs > flow_count) throw ProfileError("corrupt profile: bad flow replays");
+  if (threshold != 0 && !renumbering.none() && threshold < renumbering.first) {
+    throw ProfileError("corrupt profile: bad flow replays");
+  }
+  t.threshold = threshold == 0 ? 0 : renumbering.none() ? static_cast<ValueId>(threshold) : renumbering(static_cast<ValueId>(threshold));
+  for (std::uint64_t k = 0; k < refs; ++k) {
+    t.ref_index.push_back(r.get<std::uint64_t>());
+    if (t.ref_index.back() >= flow_count || (k != 0 && t.ref_index.back() <= t.ref_index[k - 1])) {
+      throw ProfileError("corrupt profile: bad flow replays");
+    }
+  }
+  const auto replays = r.get<std::uint64_t>();
+  if (replays != 0 && (threshold == 0 || refs == 0)) throw ProfileError("corrupt profile: bad flow replays");
+  for (std::uint64_t k = 0; k < replays; ++k) {
+    FlowReplay p;
+    p.at = r.get<std::uint64_t>();
+    p.ref = r.get<std::uint32_t>();
+    p.chains = r.get<std::uint64_t>();
+    p.sources = r.get<std::uint64_t>();
+    p.shift = r.get<std::uint32_t>();
+    // Its chains are coded between its ref and the replay.
+    if (p.at > flow_count || p.ref >= refs || p.chains == 0 || t.ref_index[p.ref] + p.chains > p.at ||
+        p.sources > source_total || (k != 0 && p.at < t.replays.back().at)) {
+      throw ProfileError("corrupt profile: bad flow replays");
+    }
+    t.replays.push_back(p);
+  }
+  return t;
+}
+
 // The value flows (varint chains from version 4), each checked against the
 // values read.
 inline void read_flows(Reader& r, std::uint32_t version, std::uint64_t value_count, LoadedProfile& profile) {
   const auto flow_count = r.get<std::uint64_t>();
   const auto source_total = r.get<std::uint64_t>();
   const SetUpRenumbering renumbering = version >= 11 ? read_renumbering(r) : SetUpRenumbering{};
+  const FlowReplayTable replays = version >= 12 ? read_replays(r, flow_count, source_total, renumbering)
+                                                : FlowReplayTable{};
+  std::size_t next_ref = 0, next_replay = 0;
+  // The checkpoints and replays before coded chain f.
+  auto replays_before = [&](std::uint64_t f) {
+    for (; next_ref < replays.ref_index.size() && replays.ref_index[next_ref] == f; ++next_ref) {
+      profile.flows.checkpoint();
+    }
+    for (; next_replay < replays.replays.size() && replays.replays[next_replay].at == f; ++next_replay) {
+      const FlowReplay& p = replays.replays[next_replay];
+      profile.flows.replay(p.ref, p.chains, p.sources, p.shift, replays.threshold);
+    }
+  };
   std::vector<ValueId> sources;
   std::uint64_t seen = 0;
   auto append = [&](ValueId value, std::span<const ValueId> chain) {
@@ -781,6 +864,7 @@ inline void read_flows(Reader& r, std::uint32_t version, std::uint64_t value_cou
     flow_code::Decoder decoder;
     std::vector<ValueId> moved;  // the chain renumbered (the decoder keeps its ids as recorded)
     for (std::uint64_t f = 0; f < flow_count; ++f) {
+      replays_before(f);
       if (!decoder.next_chain(next, value, sources)) throw ProfileError("corrupt profile: bad value flow");
       seen += sources.size();
       ValueId v = value;
@@ -794,6 +878,7 @@ inline void read_flows(Reader& r, std::uint32_t version, std::uint64_t value_cou
       if (v > value_count || seen > source_total) throw ProfileError("corrupt profile: bad value flow");
       append(v, chain);
     }
+    replays_before(flow_count);
     if (budget != 0 || decoder.run_left() != 0) throw ProfileError("corrupt profile: bad value flow");
   } else {
     for (std::uint64_t f = 0; f < flow_count; ++f) {
