@@ -65,6 +65,14 @@ TEST(ProfileIo, RoundTripKeepsEverythingTheEstimateReads) {
   for (int n : {2, 4}) EXPECT_EQ(a.estimate(n).matrix, b.estimate(n).matrix);
 }
 
+// A region of `steps` 1-D Jacobi steps on 64 cells.
+template <class A>
+void jacobi_region(A& a, int steps) {
+  const testing::Array u{0x10000}, unew{0x20000};
+  a.region_begin();
+  testing::jacobi1d(a, u, unew, 64, steps);
+}
+
 // The runtime keeps its flows varint-coded and hands the code over as is;
 // any other flow store is coded while writing: without a set-up to
 // renumber (SetUpRenumberingSurvivesTheFile) and with no iteration that
@@ -72,11 +80,8 @@ TEST(ProfileIo, RoundTripKeepsEverythingTheEstimateReads) {
 TEST(ProfileIo, VarintAndFlatFlowStoresWriteTheSameFile) {
   Analyzer<> flat;
   Analyzer<PagedShadowMemory<>, UnionDagSlicer, CoalesceExclusiveUpdates, CompactValueStore, VarintFlowStore> varint;
-  const testing::Array u{0x10000}, unew{0x20000};
-  flat.region_begin();
-  testing::jacobi1d(flat, u, unew, 64, 2);
-  varint.region_begin();
-  testing::jacobi1d(varint, u, unew, 64, 2);
+  jacobi_region(flat, 2);
+  jacobi_region(varint, 2);
   std::ostringstream a, b;
   write_profile(a, flat.profile(), {});
   write_profile(b, varint.profile(), {});
@@ -92,11 +97,8 @@ TEST(ProfileIo, VarintAndFlatFlowStoresWriteTheSameFile) {
 TEST(ProfileIo, ReplayedIterationsSurviveTheFile) {
   Analyzer<> flat;
   Analyzer<PagedShadowMemory<>, UnionDagSlicer, CoalesceExclusiveUpdates, CompactValueStore, VarintFlowStore> varint;
-  const testing::Array u{0x10000}, unew{0x20000};
-  flat.region_begin();
-  testing::jacobi1d(flat, u, unew, 64, 8);
-  varint.region_begin();
-  testing::jacobi1d(varint, u, unew, 64, 8);
+  jacobi_region(flat, 8);
+  jacobi_region(varint, 8);
   const auto& flows = varint.profile().flows;
   // The first step reads no step before it, the second is the first to;
   // steps 3 to 7 replay the second; the last is ended by no mark.

@@ -322,23 +322,14 @@ class VarintFlowStore {
       now.ref_chains = chains;
       replays_.refs.push_back(std::move(now.start));
     }
-    run_start_ = kNoRun;
     now.open = true;
-    now.start.pos = bytes_.size();
-    now.start.index = coded_;
-    now.start.value = last_value_;
-    now.start.sources.resize(previous_.size());
-    for (std::size_t k = 0; k < previous_.size(); ++k) now.start.sources[k] = previous_[k] + shift_;
+    now.start = here();
     now.sources_at_start = source_total_;
     now.first = first;
     now.alike = !replays_.refs.empty();
     if (now.alike) {
-      const FlowCheckpoint& ref = replays_.refs.back();
       now.shift = first - now.ref_first;
-      now.pos = ref.pos;
-      now.value = ref.value;
-      now.sources = ref.sources;
-      now.decoder = {};
+      now.reference = ReplayCursor<flow_code::Decoder>(replays_.refs.back(), now.shift, replays_.threshold);
       now.compared = 0;
     }
   }
@@ -347,10 +338,7 @@ class VarintFlowStore {
   // (the index of its checkpoint), and a replay of one here.
   std::uint32_t checkpoint() {
     if (!renumbering_.none()) [[unlikely]] code_renumbered();
-    run_start_ = kNoRun;
-    FlowCheckpoint c{bytes_.size(), coded_, last_value_, {}};
-    for (ValueId s : previous_) c.sources.push_back(s + shift_);
-    replays_.refs.push_back(std::move(c));
+    replays_.refs.push_back(here());
     return static_cast<std::uint32_t>(replays_.refs.size() - 1);
   }
   void replay(std::uint32_t ref, std::uint64_t chains, std::uint64_t sources, ValueId shift, ValueId threshold) {
@@ -446,6 +434,14 @@ class VarintFlowStore {
     coded_until(coded_);
   }
 
+  // Where the next chain will be coded, a record starting there.
+  FlowCheckpoint here() {
+    run_start_ = kNoRun;
+    FlowCheckpoint c{bytes_.size(), coded_, last_value_, previous_};
+    for (ValueId& s : c.sources) s += shift_;
+    return c;
+  }
+
   // The iteration under way, compared chain by chain with the last one
   // recorded (its reference).
   struct Iteration {
@@ -456,22 +452,14 @@ class VarintFlowStore {
     ValueId first = 0, shift = 0;
     ValueId ref_first = 0;
     std::uint64_t ref_chains = 0;
-    // The reference's chains read back: the next at pos, after (value, sources).
-    std::size_t pos = 0;
-    ValueId value = 0;
-    std::vector<ValueId> sources;
-    flow_code::Decoder decoder;
+    ReplayCursor<flow_code::Decoder> reference;  // its chains read back, shifted
     std::uint64_t compared = 0;
 
     bool matches(const VarintFlowStore& store, ValueId v, std::span<const ValueId> chain) {
       if (compared == ref_chains) return false;
       ++compared;
-      decoder.next_chain([&] { return store.get(pos); }, value, sources);
-      if (v != value + shift || chain.size() != sources.size()) return false;
-      for (std::size_t k = 0; k < chain.size(); ++k) {
-        if (chain[k] != store.replays_.shifted(sources[k], shift)) return false;
-      }
-      return true;
+      const std::span<const ValueId> expected = reference.next([&](std::size_t& pos) { return store.get(pos); });
+      return v == reference.value() && std::equal(chain.begin(), chain.end(), expected.begin(), expected.end());
     }
   };
 

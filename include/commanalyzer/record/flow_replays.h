@@ -14,7 +14,8 @@
 // code grows with the iterations that differ, not with the run's length.
 //
 //   FlowReplays r;  // r.refs: where recorded iterations start; r.replays: where they come again
-//   r.replay<flow_code::Decoder>(r.replays[i], get, f);  // f(value, sources) for each chain
+//   r.replay<flow_code::Decoder>(r.replays[i], get, f, skip);  // f(value, sources) for each chain
+//   ReplayCursor<flow_code::Decoder> c(r.refs[k], shift, r.threshold);  // a ref's chains, shifted, one at a time
 #ifndef COMMANALYZER_FLOW_REPLAYS_H_
 #define COMMANALYZER_FLOW_REPLAYS_H_
 
@@ -48,6 +49,40 @@ struct FlowReplay {
   bool operator==(const FlowReplay&) const = default;
 };
 
+// The chains coded from a checkpoint on, shifted, one at a time. Decoded
+// from the shifted chain before them, the code gives every id shifted (it
+// codes differences); the sources older than the threshold, a prefix as
+// sources are sorted, are shifted back.
+template <class Decoder>
+class ReplayCursor {
+ public:
+  ReplayCursor() = default;
+  ReplayCursor(const FlowCheckpoint& from, ValueId shift, ValueId threshold)
+      : pos_(from.pos), value_(from.value + shift), sources_(from.sources), shift_(shift),
+        unshifted_below_(threshold + shift) {
+    for (ValueId& x : sources_) x += shift;
+  }
+
+  // The next chain's sources (its value: value()). `get(pos)` reads the
+  // code's varint at byte pos, advancing pos.
+  template <class Get>
+  std::span<const ValueId> next(Get&& get) {
+    decoder_.next_chain([&] { return get(pos_); }, value_, sources_);
+    if (sources_.empty() || sources_.front() >= unshifted_below_) return sources_;
+    moved_ = sources_;
+    for (std::size_t k = 0; k < moved_.size() && moved_[k] < unshifted_below_; ++k) moved_[k] -= shift_;
+    return moved_;
+  }
+  ValueId value() const { return value_; }
+
+ private:
+  std::size_t pos_ = 0;
+  ValueId value_ = 0;
+  std::vector<ValueId> sources_, moved_;
+  ValueId shift_ = 0, unshifted_below_ = 0;
+  Decoder decoder_;
+};
+
 struct FlowReplays {
   ValueId threshold = 0;             // sources from this value on shift with their chain
   std::vector<FlowCheckpoint> refs;  // in code order
@@ -55,7 +90,6 @@ struct FlowReplays {
 
   bool empty() const { return replays.empty(); }
   void clear() { *this = {}; }
-  ValueId shifted(ValueId s, ValueId shift) const { return s >= threshold ? s + shift : s; }
 
   // f(value, sources) for the chains of replay r, until f returns false
   // (then false). `Decoder` reads the code's chains (flow_code::Decoder),
@@ -64,27 +98,11 @@ struct FlowReplays {
   // (then it is not read further).
   template <class Decoder, class Get, class F, class Skip>
   bool replay(const FlowReplay& r, Get&& get, F&& f, Skip&& skip) const {
-    const FlowCheckpoint& ref = refs[r.ref];
-    std::size_t pos = ref.pos;
-    // Decoded from the shifted chain before it, the code gives every id
-    // shifted (it codes differences); the sources older than the
-    // threshold, a prefix as sources are sorted, are shifted back.
-    ValueId value = ref.value + r.shift;
-    std::vector<ValueId> sources = ref.sources, moved;
-    for (ValueId& x : sources) x += r.shift;
-    const ValueId unshifted_below = threshold + r.shift;
-    Decoder decoder;
-    auto next = [&] { return get(pos); };
+    ReplayCursor<Decoder> chains(refs[r.ref], r.shift, threshold);
     for (std::uint64_t c = 0; c < r.chains; ++c) {
-      decoder.next_chain(next, value, sources);
-      if (c == 0 && skip(value)) return true;
-      std::span<const ValueId> chain(sources);
-      if (!sources.empty() && sources.front() < unshifted_below) {
-        moved = sources;
-        for (std::size_t k = 0; k < moved.size() && moved[k] < unshifted_below; ++k) moved[k] -= r.shift;
-        chain = moved;
-      }
-      if (!f(value, chain)) return false;
+      const std::span<const ValueId> sources = chains.next(get);
+      if (c == 0 && skip(chains.value())) return true;
+      if (!f(chains.value(), sources)) return false;
     }
     return true;
   }

@@ -780,8 +780,7 @@ inline SetUpRenumbering read_renumbering(Reader& r) {
 }
 
 // The replays of a version-12 profile, checked against the chains coded:
-// each after the ref it replays, as many chains as that ref has coded
-// before the next replay or ref at most.
+// each comes after the chains it replays (its ref's first, that many on).
 struct FlowReplayTable {
   ValueId threshold = 0;  // renumbered
   std::vector<std::uint64_t> ref_index;
@@ -797,7 +796,7 @@ inline FlowReplayTable read_replays(Reader& r, std::uint64_t flow_count, std::ui
   if (threshold != 0 && !renumbering.none() && threshold < renumbering.first) {
     throw ProfileError("corrupt profile: bad flow replays");
   }
-  t.threshold = threshold == 0 ? 0 : renumbering.none() ? static_cast<ValueId>(threshold) : renumbering(static_cast<ValueId>(threshold));
+  t.threshold = threshold == 0 ? 0 : renumbering(static_cast<ValueId>(threshold));
   for (std::uint64_t k = 0; k < refs; ++k) {
     t.ref_index.push_back(r.get<std::uint64_t>());
     if (t.ref_index.back() >= flow_count || (k != 0 && t.ref_index.back() <= t.ref_index[k - 1])) {
