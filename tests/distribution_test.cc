@@ -761,6 +761,25 @@ TEST(Distribution, GridOwnerCutsEveryDimensionInBalancedBlocks) {
   EXPECT_EQ(grid_owner(4 * 7 + 6, big, grid, &dims), 5);
 }
 
+TEST(Distribution, GridOwnersOfAWholeArrayAreEachElementsGridOwner) {
+  using distribution_internal::grid_owner;
+  using distribution_internal::grid_owners;
+  const std::vector<std::uint64_t> cut{4, 5, 3};
+  for (const auto& [dims, grid] : std::vector<std::pair<std::vector<std::uint64_t>, std::vector<std::uint64_t>>>{
+           {{30}, {4}}, {{5, 7}, {2, 3}}, {{6, 5, 4}, {3, 1, 2}}, {{4, 9, 3}, {2, 2, 3}}}) {
+    const std::vector<ProcId> all = grid_owners(dims, grid);
+    const bool cuttable = dims.size() == cut.size();
+    const std::vector<ProcId> by_index = cuttable ? grid_owners(dims, grid, &cut) : std::vector<ProcId>{};
+    std::uint64_t elements = 1;
+    for (std::uint64_t d : dims) elements *= d;
+    ASSERT_EQ(all.size(), elements);
+    for (std::uint64_t i = 0; i < elements; ++i) {
+      EXPECT_EQ(all[i], grid_owner(i, dims, grid)) << i;
+      if (cuttable) EXPECT_EQ(by_index[i], grid_owner(i, dims, grid, &cut)) << i;
+    }
+  }
+}
+
 // The learning window: candidates compared on the whole run projected
 // from the first iterations, the one kept costed on the whole run. A 2-D
 // five-point sweep repeats the same halo exchange every step: projected

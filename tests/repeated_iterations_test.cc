@@ -173,6 +173,36 @@ TEST(RepeatedIterations, Heat2dCountedEqualsCostedStepByStep) {
   expect_counted_equals_costed([](Analyzer<>& a) { examples::heat2d(a, 16, 10); }, 6, {1, 2, 4, 9});
 }
 
+// The tool's flow store records an iteration that repeats the one before
+// as a replay of it (compressor.h), and the signatures take a replay's
+// shape from the iteration it replays without reading it: the same
+// iterations repeat, and the estimate is the same, as from every chain.
+template <class Example>
+void expect_replays_found_alike(const Example& example, std::vector<int> procs) {
+  using Varint = Analyzer<PagedShadowMemory<>, UnionDagSlicer, CoalesceExclusiveUpdates, CompactValueStore,
+                          VarintFlowStore>;
+  Analyzer<> flat;
+  Varint varint;
+  example(flat);
+  example(varint);
+  ASSERT_FALSE(varint.profile().flows.replays().empty());
+  Estimator<Profile0> from_chains(flat.profile());
+  Estimator<Varint::ProfileType> from_replays(varint.profile());
+  for (int p : procs) {
+    SCOPED_TRACE(p);
+    const CommEstimate e = from_replays.estimate(p);
+    const CommEstimate every = from_chains.estimate(p);
+    EXPECT_GT(e.counted_iterations, 0u);
+    EXPECT_EQ(e.counted_iterations, every.counted_iterations);
+    expect_same(e, every);
+  }
+}
+
+TEST(RepeatedIterations, ReplayedStepsRepeatAsTheirChainsDo) {
+  expect_replays_found_alike([](auto& a) { examples::heat2d(a, 16, 10); }, {2, 4});
+  expect_replays_found_alike([](auto& a) { relax_with_tail(a, 40, 9); }, {3, 5});
+}
+
 TEST(RepeatedIterations, AStepAfterTheRunReadsItsStandIns) {
   // 9 steps and the last sweep (phase 9): phases 4..8 counted.
   expect_counted_equals_costed([](Analyzer<>& a) { relax_with_tail(a, 40, 9); }, 5, {2, 3, 5});

@@ -110,6 +110,29 @@ inline ProcId grid_owner(std::uint64_t i, const std::vector<std::uint64_t>& dims
   return static_cast<ProcId>(rank);
 }
 
+// grid_owner of every element 0..product(dims)-1, in order: a dimension's
+// block of each coordinate is found once, not one division per element
+// and dimension (a distribution is asked of millions of locations).
+inline std::vector<ProcId> grid_owners(const std::vector<std::uint64_t>& dims, const std::vector<std::uint64_t>& grid,
+                                       const std::vector<std::uint64_t>* cut = nullptr) {
+  std::vector<ProcId> owner{0};
+  std::vector<ProcId> block;
+  for (std::size_t k = 0; k < dims.size(); ++k) {
+    const std::uint64_t extent = cut ? (*cut)[k] : dims[k];
+    block.resize(dims[k]);
+    for (std::uint64_t c = 0; c < dims[k]; ++c) {
+      block[c] = static_cast<ProcId>(std::min(c, extent - 1) * grid[k] / extent);
+    }
+    std::vector<ProcId> next(owner.size() * dims[k]);
+    for (std::size_t j = 0; j < owner.size(); ++j) {
+      const ProcId outer = owner[j] * static_cast<ProcId>(grid[k]);
+      for (std::uint64_t c = 0; c < dims[k]; ++c) next[j * dims[k] + c] = outer + block[c];
+    }
+    owner = std::move(next);
+  }
+  return owner;
+}
+
 // Ordered factorisations of `procs` into `parts` factors, each at most the
 // matching dimension.
 inline void factorisations(std::uint64_t procs, const std::vector<std::uint64_t>& dims, std::vector<std::uint64_t>& now,
@@ -283,7 +306,17 @@ class CartesianSearch {
   std::vector<ProcId> owners(const Choice& choice, int procs, std::vector<Shape>* class_shape) const {
     const auto P = static_cast<std::uint64_t>(procs);
     std::vector<ProcId> owner(index_.node_count(), distribution_internal::kUnassigned);
-    for (LocationIndex::Node n = 0; n < index_.location_count(); ++n) owner[n] = owner_of(n, choice, P);
+    std::vector<std::vector<ProcId>> by_element(classes_.size());
+    for (std::uint32_t c = 0; c < classes_.size(); ++c) {
+      if (choice.chosen[c]) {
+        by_element[c] = distribution_internal::grid_owners(*choice.chosen[c], choice.grid,
+                                                           choice.by_index ? &choice.cut : nullptr);
+      }
+    }
+    for (LocationIndex::Node n = 0; n < index_.location_count(); ++n) {
+      const std::uint32_t c = index_.class_of(n);
+      owner[n] = by_element[c].empty() ? owner_of(n, choice, P) : by_element[c][index_.element(n)];
+    }
     distribution_internal::assign_free_nodes(index_, procs, owner);
     distribution_internal::place_read_only_arrays(index_, procs, owner);
     if (class_shape) {

@@ -173,24 +173,8 @@ IterationSignatures IterationSignatures::of(const ProfileT& profile, const Graph
     any_alike |= alike[p] != 0;
   }
   if (!any_alike) return out;
-  // A vertex created in an iteration is named by that iteration's age and
-  // its place among the iteration's new vertices: the same element's
-  // vertex of the next step has the same name there. What the cost model
-  // reads of a vertex (its location, home, array, whether it is a
-  // reduction) is hashed once.
-  constexpr std::uint32_t kUnseen = ~std::uint32_t{0};
-  std::vector<std::uint32_t> born(profile.vertex_count(), kUnseen);
-  std::vector<VertexId> first_born(phases, ~VertexId{0});
-  out.temporaries_.resize(phases);
-  for (ValueId v = 1; v <= profile.values.count(); ++v) {
-    const VertexId x = profile.values.vertex(v);
-    if (x >= born.size() || born[x] != kUnseen) continue;
-    const std::size_t p = profile.phase_of(v);
-    born[x] = static_cast<std::uint32_t>(p);
-    first_born[p] = std::min(first_born[p], x);
-    const auto local = graph.local(x);
-    if (p != 0 && local != Graph::kAbsent && temporary(node_of(local))) out.temporaries_[p].push_back(local);
-  }
+  // What the cost model reads of a vertex (its location, home, array,
+  // whether it is a reduction) is hashed once.
   std::vector<std::uint64_t> held(profile.vertex_count());
   for (VertexId x = 0; x < held.size(); ++x) {
     const auto local = graph.local(x);
@@ -199,57 +183,113 @@ IterationSignatures IterationSignatures::of(const ProfileT& profile, const Graph
     held[x] = mix(mix(mix(profile.vertex_home[x], profile.vertex_group[x]), node),
                   local != Graph::kAbsent ? graph.group(local) : 0);
   }
+
+  // The chains' shape per phase: each value's offset in its iteration and
+  // its sources' names (the same value from before the iterations, or the
+  // same place in an iteration the same age). What the cost model reads of
+  // a value itself is hashed per phase below, once per value rather than
+  // once per use.
+  std::vector<std::uint64_t> shape(phases, 0);
+  std::vector<std::size_t> oldest(phases, 0);  // by phase: how many iterations back it reads
+  PhaseCursor phase_of(marks);
+  auto chain = [&](ValueId v, std::span<const ValueId> sources) {
+    const std::size_t phase = phase_of(v);
+    if (phase == 0) return true;
+    const ValueId first = first_of(phase);
+    std::uint64_t h = mix(v - first, sources.size());
+    for (ValueId s : sources) {
+      std::uint64_t name = s;
+      if (s >= marks[0]) {
+        const std::size_t from = s >= first ? phase : s >= first_of(phase - 1) ? phase - 1 : profile.phase_of(s);
+        oldest[phase] = std::max(oldest[phase], phase - from);
+        name = ((phase - from) << 40 | (s - first_of(from))) ^ (1ULL << 63);
+      }
+      if (alike[phase]) h = mix(h, name);
+    }
+    if (alike[phase]) shape[phase] = mix(shape[phase], h);
+    return true;
+  };
+  if constexpr (requires { profile.flows.replay_threshold(); }) {
+    // A replayed iteration (compressor.h) has the shape of the one it
+    // replays where the iterations either reads from are as far apart as
+    // they are: its chains are that one's, every id moved by the same
+    // distance. Such a replay is not read.
+    std::vector<std::pair<ValueId, ValueId>> replays;  // (first value, shift), in order
+    if (profile.flows.replay_threshold() == marks[0]) {
+      profile.flows.for_each_replay([&](ValueId v, ValueId shift) { replays.emplace_back(v, shift); });
+    }
+    std::size_t next = 0;
+    auto shaped_as_before = [&](ValueId v) {
+      while (next < replays.size() && replays[next].first < v) ++next;
+      if (next == replays.size() || replays[next].first != v) return false;
+      const ValueId shift = replays[next].second;
+      const std::size_t p = profile.phase_of(v), q = shift < v ? profile.phase_of(v - shift) : 0;
+      if (q == 0 || q >= p || oldest[q] >= q || (alike[p] && !alike[q])) return false;
+      for (std::size_t a = 0; a <= oldest[q]; ++a) {
+        if (first_of(p - a) - first_of(q - a) != shift) return false;
+      }
+      shape[p] = shape[q];
+      oldest[p] = oldest[q];
+      return true;
+    };
+    profile.flows.for_each_unless(shaped_as_before, chain);
+  } else {
+    profile.flows.for_each(chain);
+  }
+  out.oldest_read_ = *std::max_element(oldest.begin(), oldest.end());
+  // Per phase that an alike one reads from: each value's offset, size,
+  // site and vertex.
+  std::vector<std::uint8_t> read(phases, 0);
+  for (std::size_t p = 1; p < phases; ++p) {
+    for (std::size_t a = 0; alike[p] && a <= oldest[p]; ++a) read[p - a] = 1;
+  }
+  // One pass over the values names the vertices as they are born and
+  // hashes the values of the phases read. A vertex created in an
+  // iteration is named by that iteration's age and its place among the
+  // iteration's new vertices: the same element's vertex of the next step
+  // has the same name there.
+  constexpr std::uint32_t kUnseen = ~std::uint32_t{0};
+  std::vector<std::uint32_t> born(profile.vertex_count(), kUnseen);
+  std::vector<VertexId> first_born(phases, ~VertexId{0});
+  out.temporaries_.resize(phases);
   auto vertex_code = [&](VertexId x, std::size_t phase) -> std::uint64_t {
     const std::uint32_t p = x < born.size() ? born[x] : 0;
     const std::uint64_t name = p == 0 || p == kUnseen ? x : ((phase - p) << 40 | (x - first_born[p])) ^ (1ULL << 63);
     return mix(name, x < held.size() ? held[x] : 0);
   };
+  std::vector<std::uint64_t> held_values(phases, 0);
+  std::size_t site_run = 0;
+  PhaseCursor value_phase(marks);
+  for (ValueId v = 1; v <= profile.values.count(); ++v) {
+    const VertexId x = profile.values.vertex(v);
+    const std::size_t f = value_phase(v);
+    if (x < born.size() && born[x] == kUnseen) {
+      born[x] = static_cast<std::uint32_t>(f);
+      first_born[f] = std::min(first_born[f], x);
+      const auto local = graph.local(x);
+      if (f != 0 && local != Graph::kAbsent && temporary(node_of(local))) out.temporaries_[f].push_back(local);
+    }
+    if (!read[f]) continue;
+    while (site_run + 1 < profile.value_sites.size() && profile.value_sites[site_run + 1].first <= v) ++site_run;
+    const std::uint32_t site = site_run < profile.value_sites.size() && profile.value_sites[site_run].first <= v
+                                   ? profile.value_sites[site_run].site
+                                   : 0;
+    const std::uint64_t size = profile.values.size_bytes(v) << 1 | profile.values.is_input(v);
+    held_values[f] = mix(held_values[f], mix(mix(v - first_of(f), size), mix(site, vertex_code(x, f))));
+  }
   std::vector<std::uint64_t>& signature = out.signature_;
   signature.assign(phases, 0);
-  std::size_t site_run = 0;
-  PhaseCursor phase_of(marks);
-  profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
-    const std::size_t phase = phase_of(v);
-    if (phase == 0) return true;
-    const ValueId first = first_of(phase);
-    auto from_phase = [&](ValueId s) {
-      return s >= first ? phase : s >= first_of(phase - 1) ? phase - 1 : profile.phase_of(s);
-    };
-    if (!alike[phase]) {  // how far back it reads still counts
-      for (ValueId s : sources) {
-        if (s >= marks[0]) out.oldest_read_ = std::max(out.oldest_read_, phase - from_phase(s));
-      }
-      return true;
-    }
-    while (site_run + 1 < profile.value_sites.size() && profile.value_sites[site_run + 1].first <= v) ++site_run;
-    const std::uint32_t site =
-        site_run < profile.value_sites.size() && profile.value_sites[site_run].first <= v
-            ? profile.value_sites[site_run].site
-            : 0;
-    std::uint64_t h = mix(mix(mix(v - first, profile.values.size_bytes(v) << 1 | profile.values.is_input(v)),
-                              mix(site, sources.size())),
-                          vertex_code(profile.values.vertex(v), phase));
-    for (ValueId s : sources) {
-      // The same value from before the iterations, or the same place in
-      // an iteration the same age.
-      std::uint64_t name = s;
-      if (s >= marks[0]) {
-        const std::size_t from = from_phase(s);
-        out.oldest_read_ = std::max(out.oldest_read_, phase - from);
-        name = ((phase - from) << 40 | (s - first_of(from))) ^ (1ULL << 63);
-      }
-      h = mix(mix(h, name), mix(profile.values.size_bytes(s) << 1 | profile.values.is_input(s),
-                                vertex_code(profile.values.vertex(s), phase)));
-    }
-    signature[phase] = mix(signature[phase], h);
-    return true;
-  });
   out.first_.resize(phases);
   for (std::size_t p = 0; p < phases; ++p) {
     out.first_[p] = first_of(p);
     if (p == 0) continue;
-    // The values without flows count too; an iteration not hashed is like no other.
-    signature[p] = alike[p] ? mix(signature[p], length(p)) : mix(~std::uint64_t{0}, p);
+    if (!alike[p]) {  // an iteration not hashed is like no other
+      signature[p] = mix(~std::uint64_t{0}, p);
+      continue;
+    }
+    std::uint64_t h = mix(shape[p], length(p));
+    for (std::size_t a = 0; a <= oldest[p]; ++a) h = mix(h, held_values[p - a]);
+    signature[p] = h;
   }
   return out;
 }
