@@ -761,6 +761,18 @@ TEST(Distribution, GridOwnerCutsEveryDimensionInBalancedBlocks) {
   EXPECT_EQ(grid_owner(4 * 7 + 6, big, grid, &dims), 5);
 }
 
+TEST(Distribution, ATallyGoesToTheMostVotedLowestProcess) {
+  distribution_internal::ProcessTally tally(8);
+  tally.add(6, 2);
+  tally.add(3, 1);
+  tally.add(5, 2);
+  EXPECT_EQ(tally.take_most(), 5);  // 5 and 6 tie: the lower
+  tally.add(7, 1);                  // the last node's votes are gone
+  EXPECT_EQ(tally.take_most(), 7);
+  tally.add(4, 0);                  // no weight: as max_element over zeros
+  EXPECT_EQ(tally.take_most(), 0);
+}
+
 TEST(Distribution, GridOwnersOfAWholeArrayAreEachElementsGridOwner) {
   using distribution_internal::grid_owner;
   using distribution_internal::grid_owners;

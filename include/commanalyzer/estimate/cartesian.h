@@ -21,19 +21,47 @@ namespace distribution_internal {
 inline constexpr ProcId kUnassigned = -2;
 inline constexpr std::size_t kStrides = 16;  // strides a grid shape is looked for in (a 27-point stencil has 13)
 
+// Votes for processes, for one node at a time: the process with the most,
+// the lowest on ties (std::max_element over all of them). Only the
+// processes voted for are looked at and cleared: a node has a few
+// consumers, and millions of nodes are placed for each process count.
+class ProcessTally {
+ public:
+  explicit ProcessTally(int procs) : count_(static_cast<std::size_t>(procs), 0) {}
+  void add(ProcId p, std::uint64_t votes) {
+    if (count_[static_cast<std::size_t>(p)] == 0) voted_.push_back(p);
+    count_[static_cast<std::size_t>(p)] += votes;
+  }
+  // The winner; the tally is empty again after.
+  ProcId take_most() {
+    ProcId best = 0;
+    std::uint64_t most = 0;
+    for (ProcId p : voted_) {
+      const std::uint64_t c = count_[static_cast<std::size_t>(p)];
+      if (c > most || (c == most && p < best)) most = c, best = p;
+    }
+    for (ProcId p : voted_) count_[static_cast<std::size_t>(p)] = 0;
+    voted_.clear();
+    return best;
+  }
+
+ private:
+  std::vector<std::uint64_t> count_;
+  std::vector<ProcId> voted_;
+};
+
 // Free nodes (temporaries) join the process that consumes them most, else
 // the one they exchange most uses with, in node (creation) order, so a
 // chain of temporaries follows its first link; nodes with no owned
 // neighbour at all are dealt round-robin.
-// Adds one to tally[p] for each owned consumer of node n on process p; false
-// if n has none.
+// A vote for each owned consumer of node n; false if n has none.
 inline bool tally_consumers(const LocationIndex& index, LocationIndex::Node n, const std::vector<ProcId>& owner,
-                            std::vector<std::uint64_t>& tally) {
+                            ProcessTally& tally) {
   bool any = false;
   for (std::uint64_t e = index.consumer_start()[n]; e < index.consumer_start()[n + 1]; ++e) {
     const ProcId p = owner[index.consumer()[e]];
     if (p < 0) continue;
-    ++tally[static_cast<std::size_t>(p)];
+    tally.add(p, 1);
     any = true;
   }
   return any;
@@ -42,7 +70,7 @@ inline bool tally_consumers(const LocationIndex& index, LocationIndex::Node n, c
 inline void assign_free_nodes(const LocationIndex& index, int procs, std::vector<ProcId>& owner) {
   const auto& start = index.row_start();
   const auto L = static_cast<LocationIndex::Node>(index.location_count());
-  std::vector<std::uint64_t> tally(static_cast<std::size_t>(procs), 0);
+  ProcessTally tally(procs);
   // Owner computes: a temporary is computed where it is consumed (the sum
   // of a row where the row's result is stored); one no node consumes goes
   // with the nodes it exchanges most uses with. The consumers' owners
@@ -54,7 +82,7 @@ inline void assign_free_nodes(const LocationIndex& index, int procs, std::vector
     for (std::uint64_t e = start[n]; e < start[n + 1]; ++e) {
       const ProcId p = owner[index.neighbour()[e]];
       if (p < 0) continue;
-      tally[static_cast<std::size_t>(p)] += index.uses()[e];
+      tally.add(p, index.uses()[e]);
       any = true;
     }
     return any;
@@ -64,9 +92,8 @@ inline void assign_free_nodes(const LocationIndex& index, int procs, std::vector
       changed = false;
       for (LocationIndex::Node n = L; n < index.node_count(); ++n) {
         if (owner[n] != kUnassigned) continue;
-        std::fill(tally.begin(), tally.end(), 0);
         if (!(rule == 0 ? by_consumers(n) : by_neighbours(n))) continue;
-        owner[n] = static_cast<ProcId>(std::max_element(tally.begin(), tally.end()) - tally.begin());
+        owner[n] = tally.take_most();
         changed = true;
       }
     }
@@ -83,11 +110,10 @@ inline void assign_free_nodes(const LocationIndex& index, int procs, std::vector
 // if any consumer is owned. (Their extent is rarely the written arrays':
 // CSR values packed by row have no block boundary in common with the rows.)
 inline void place_read_only_arrays(const LocationIndex& index, int procs, std::vector<ProcId>& owner) {
-  std::vector<std::uint64_t> tally(static_cast<std::size_t>(procs), 0);
+  ProcessTally tally(procs);
   for (LocationIndex::Node n = 0; n < index.location_count(); ++n) {
     if (index.classes()[index.class_of(n)].written) continue;
-    std::fill(tally.begin(), tally.end(), 0);
-    if (tally_consumers(index, n, owner, tally)) owner[n] = static_cast<ProcId>(std::max_element(tally.begin(), tally.end()) - tally.begin());
+    if (tally_consumers(index, n, owner, tally)) owner[n] = tally.take_most();
   }
 }
 

@@ -58,15 +58,25 @@ class ReplayCursor {
  public:
   ReplayCursor() = default;
   ReplayCursor(const FlowCheckpoint& from, ValueId shift, ValueId threshold)
-      : pos_(from.pos), value_(from.value + shift), sources_(from.sources), shift_(shift),
-        unshifted_below_(threshold + shift) {
-    for (ValueId& x : sources_) x += shift;
-  }
+      : pos_(from.pos), value_(from.value + shift), before_(&from.sources), shift_(shift),
+        unshifted_below_(threshold + shift) {}
 
   // The next chain's sources (its value: value()). `get(pos)` reads the
   // code's varint at byte pos, advancing pos.
   template <class Get>
   std::span<const ValueId> next(Get&& get) {
+    if (before_) {
+      // The chain before the first is only needed if the first repeats it
+      // (a run record, odd header): an iteration's last chain can be a
+      // residual over a whole array.
+      std::size_t at = pos_;
+      get(at);
+      if ((get(at) & 1) != 0) {
+        sources_ = *before_;
+        for (ValueId& x : sources_) x += shift_;
+      }
+      before_ = nullptr;
+    }
     decoder_.next_chain([&] { return get(pos_); }, value_, sources_);
     if (sources_.empty() || sources_.front() >= unshifted_below_) return sources_;
     moved_ = sources_;
@@ -78,6 +88,7 @@ class ReplayCursor {
  private:
   std::size_t pos_ = 0;
   ValueId value_ = 0;
+  const std::vector<ValueId>* before_ = nullptr;  // the chain before the first, until it is read
   std::vector<ValueId> sources_, moved_;
   ValueId shift_ = 0, unshifted_below_ = 0;
   Decoder decoder_;
