@@ -41,6 +41,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "commanalyzer/record/profile.h"
