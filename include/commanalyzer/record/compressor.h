@@ -182,6 +182,13 @@ class Decoder {
   }
   // Chains announced by a run record but not read yet.
   std::uint64_t run_left() const { return run_left_; }
+  // Whether the record whose varints next() gives repeats the chain
+  // before it (a run record), the only kind that reads that chain.
+  template <class Next>
+  static bool repeats_chain_before(Next&& next) {
+    next();  // delta
+    return (next() & 1) != 0;
+  }
 
  private:
   template <class Next>
@@ -371,24 +378,21 @@ class VarintFlowStore {
 
   // f(first, shift) for each replayed iteration, in order: the value of
   // its first chain and how far it is from the first chain's of the
-  // iteration it replays, as the chains read back (renumbered). A pass
-  // that knows what it made of that iteration need not read the replay.
+  // iteration it replays, as the chains read back (renumbered; no
+  // renumbering maps every id to itself). A pass that knows what it made
+  // of that iteration need not read the replay.
   template <class F>
   void for_each_replay(F&& f) const {
-    auto read_back = [&](ValueId v) { return renumbering_.none() ? v : renumbering_(v); };
     for (const FlowReplay& r : replays_.replays) {
       ReplayCursor<flow_code::Decoder> chains(replays_.refs[r.ref], r.shift, replays_.threshold);
       chains.next([&](std::size_t& at) { return get(at); });
-      const ValueId first = read_back(chains.value());
-      f(first, first - read_back(chains.value() - r.shift));
+      const ValueId first = renumbering_(chains.value());
+      f(first, first - renumbering_(chains.value() - r.shift));
     }
   }
   // The first value whose sources shift with a replay's chains, as read
   // back (0: no replays).
-  ValueId replay_threshold() const {
-    if (replays_.empty()) return 0;
-    return renumbering_.none() ? replays_.threshold : renumbering_(replays_.threshold);
-  }
+  ValueId replay_threshold() const { return replays_.empty() ? 0 : renumbering_(replays_.threshold); }
 
   // From now on the chains read back renumbered (the set-up's unread
   // values dropped). The code stays as it was recorded, and a profile file

@@ -66,12 +66,10 @@ class ReplayCursor {
   template <class Get>
   std::span<const ValueId> next(Get&& get) {
     if (before_) {
-      // The chain before the first is only needed if the first repeats it
-      // (a run record, odd header): an iteration's last chain can be a
-      // residual over a whole array.
+      // The chain before the first is only needed if the first repeats
+      // it: an iteration's last chain can be a residual over a whole array.
       std::size_t at = pos_;
-      get(at);
-      if ((get(at) & 1) != 0) {
+      if (Decoder::repeats_chain_before([&] { return get(at); })) {
         sources_ = *before_;
         for (ValueId& x : sources_) x += shift_;
       }
