@@ -787,7 +787,9 @@ TEST(Distribution, GridOwnersOfAWholeArrayAreEachElementsGridOwner) {
     ASSERT_EQ(all.size(), elements);
     for (std::uint64_t i = 0; i < elements; ++i) {
       EXPECT_EQ(all[i], grid_owner(i, dims, grid)) << i;
-      if (cuttable) EXPECT_EQ(by_index[i], grid_owner(i, dims, grid, &cut)) << i;
+      if (cuttable) {
+        EXPECT_EQ(by_index[i], grid_owner(i, dims, grid, &cut)) << i;
+      }
     }
   }
 }
