@@ -6,9 +6,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
+#include "commanalyzer/estimate/alike_replays.h"
 #include "commanalyzer/estimate/estimate.h"
+#include "commanalyzer/estimate/value_graph.h"
 #include "commanalyzer/record/analyzer.h"
 #include "tools/builtin_examples.h"
 
@@ -22,9 +25,12 @@ using Profile0 = Analyzer<>::ProfileType;
 // region, a last sweep that reads the last step's u: the iteration after
 // the repeated ones reads values of one that was not costed. (In 1-D a
 // process could as cheaply recompute its halos from the set-up as receive
-// them, and recomputation is costed step by step.)
+// them, and recomputation is costed step by step.) `in_place`: unew's
+// elements are updated (each new value computed from the old one too, so
+// it stays the element's vertex) and the sum runs on from the step before,
+// where otherwise each step's unew and zeroed sum are new values.
 template <class A>
-void relax_with_tail(A& a, std::uint64_t m, int steps) {
+void relax_with_tail(A& a, std::uint64_t m, int steps, bool in_place = false) {
   const Address u = 0x1000'0000, unew = 0x2000'0000, sum = 0x3000'0000;
   auto at = [m](Address base, std::uint64_t i, std::uint64_t j) { return base + 8 * (i * m + j); };
   a.allocation(u, 8 * m * m);
@@ -36,10 +42,11 @@ void relax_with_tail(A& a, std::uint64_t m, int steps) {
   };
   a.region_begin();
   for (int t = 0; t < steps; ++t) {
-    a.store(sum, 8, kComputedBit);
+    if (!in_place) a.store(sum, 8, kComputedBit);
     for (std::uint64_t i = 1; i + 1 < m; ++i) {
       for (std::uint64_t j = 1; j + 1 < m; ++j) {
-        a.store(at(unew, i, j), 8, sweep(i, j));
+        const Label old = in_place ? a.load(at(unew, i, j), 8) : Label{};
+        a.store(at(unew, i, j), 8, in_place ? a.join(sweep(i, j), old) : sweep(i, j));
         a.store(sum, 8, a.join(a.load(sum, 8), a.load(at(unew, i, j), 8)));
       }
     }
@@ -201,6 +208,60 @@ void expect_replays_found_alike(const Example& example, std::vector<int> procs) 
 TEST(RepeatedIterations, ReplayedStepsRepeatAsTheirChainsDo) {
   expect_replays_found_alike([](auto& a) { examples::heat2d(a, 16, 10); }, {2, 4});
   expect_replays_found_alike([](auto& a) { relax_with_tail(a, 40, 9); }, {3, 5});
+}
+
+// The value graph built without reading the replays whose chains are, in
+// graph vertices, those of the iteration they replay (alike_replays.h) is
+// the graph of every chain read: the same edges and uses, degrees, work,
+// exports, peak degrees within an iteration and uses of every instance. `alike_steps`: whether
+// steps replay their reference in its vertices (a sum set to zero every
+// step is a new vertex every step, with a new edge).
+template <class Example>
+void expect_graph_of_every_chain(const Example& example, bool alike_steps) {
+  using Varint = Analyzer<PagedShadowMemory<>, UnionDagSlicer, CoalesceExclusiveUpdates, CompactValueStore,
+                          VarintFlowStore>;
+  Analyzer<> flat;
+  Varint varint;
+  example(flat);
+  example(varint);
+  const ValueGraph every = ValueGraph::build(flat.profile());
+  const ValueGraph replayed = ValueGraph::build(varint.profile());
+  const AlikeReplays alike = AlikeReplays::of(varint.profile(), [&](VertexId x) { return replayed.local(x); });
+  ASSERT_FALSE(varint.profile().flows.replays().empty());
+  if (alike_steps) {
+    EXPECT_GT(alike.count(), 2u);
+    EXPECT_LT(alike.count(), varint.profile().iterations());
+  } else {
+    EXPECT_EQ(alike.count(), 0u);
+  }
+  ASSERT_EQ(replayed.vertex_count(), every.vertex_count());
+  ASSERT_EQ(replayed.edge_count(), every.edge_count());
+  EXPECT_EQ(replayed.peak_phase_vertices(), every.peak_phase_vertices());
+  for (ValueGraph::Vertex v = 0; v < every.vertex_count(); ++v) {
+    SCOPED_TRACE(v);
+    ASSERT_EQ(replayed.global(v), every.global(v));
+    EXPECT_EQ(replayed.degree(v), every.degree(v));
+    EXPECT_EQ(replayed.peak_phase_degree(v), every.peak_phase_degree(v));
+    EXPECT_EQ(replayed.work(v), every.work(v));
+    EXPECT_EQ(replayed.exports(v), every.exports(v));
+    std::vector<std::pair<ValueGraph::Vertex, std::uint32_t>> a, b;
+    for (auto e : boost::make_iterator_range(boost::out_edges(v, every.directed()))) {
+      a.emplace_back(boost::target(e, every.directed()), every.directed()[e].uses);
+    }
+    for (auto e : boost::make_iterator_range(boost::out_edges(v, replayed.directed()))) {
+      b.emplace_back(boost::target(e, replayed.directed()), replayed.directed()[e].uses);
+    }
+    ASSERT_EQ(b, a);
+  }
+  const std::size_t values = flat.profile().values.count();
+  ASSERT_EQ(varint.profile().values.count(), values);
+  for (ValueId s = 1; s <= values; ++s) ASSERT_EQ(replayed.source_uses(s), every.source_uses(s)) << s;
+}
+
+TEST(AlikeReplays, TheGraphIsTheOneOfEveryChain) {
+  expect_graph_of_every_chain([](auto& a) { relax_with_tail(a, 40, 9, /*in_place=*/true); }, true);
+  expect_graph_of_every_chain([](auto& a) { relax_with_tail(a, 40, 9); }, false);
+  expect_graph_of_every_chain([](auto& a) { examples::heat2d(a, 16, 10); }, false);
 }
 
 TEST(RepeatedIterations, AStepAfterTheRunReadsItsStandIns) {

@@ -3,7 +3,7 @@
 // several threads, and the edges of a stream of uses folded as they come.
 //
 //   UseAccumulator uses(vertices, threads);
-//   uses.add(source, sink);              // once per use, in any order
+//   uses.add(source, sink);              // once per use, in any order (or add(source, sink, n))
 //   CsrGraph directed = uses.finish();   // one edge per pair, its use count
 //   InEdges in = in_edges(directed, vertices);
 //   symmetric_row(directed, in, v, f);  // f(neighbour, uses), either direction
@@ -217,12 +217,16 @@ class UseAccumulator {
         minimum_buffer_(minimum_buffer),
         graph_(csr::adopt_rows(std::vector<std::uint64_t>(vertices + 1, 0), {}, {})) {}
 
-  void add(CsrVertex source, CsrVertex sink) {
+  // `uses` uses of the edge source -> sink (more than one: an iteration's
+  // use counted again for the iterations that repeat it).
+  void add(CsrVertex source, CsrVertex sink, std::uint32_t uses = 1) {
     if (EdgeWeight* edge = find(source, sink); edge != nullptr) {
-      if (edge->uses != EdgeWeight::kMax) ++edge->uses;
+      edge->uses = EdgeWeight::saturated(std::uint64_t{edge->uses} + uses);
       return;
     }
     buffer_.push_back({source, sink});
+    // The buffer counts one use; the rest wait for the edge the fold makes.
+    if (uses > 1) more_uses_.push_back({{source, sink}, uses - 1});
     if (buffer_.size() >= std::max(minimum_buffer_, graph_.m_forward.m_column.size())) fold();
   }
 
@@ -235,6 +239,10 @@ class UseAccumulator {
  private:
   struct Use {
     CsrVertex source, sink;
+  };
+  struct MoreUses {
+    Use edge;
+    std::uint32_t uses;
   };
 
   // The edge source -> sink if the graph has it (rows are sorted by target).
@@ -299,12 +307,18 @@ class UseAccumulator {
             (weights++)->uses = EdgeWeight::saturated(uses);
           });
         });
+    for (const MoreUses& more : more_uses_) {
+      EdgeWeight* edge = find(more.edge.source, more.edge.sink);
+      edge->uses = EdgeWeight::saturated(std::uint64_t{edge->uses} + more.uses);
+    }
+    std::vector<MoreUses>().swap(more_uses_);
   }
 
   unsigned threads_;
   std::size_t minimum_buffer_;
   CsrGraph graph_;
   std::vector<Use> buffer_;
+  std::vector<MoreUses> more_uses_;  // for edges of the buffer
 };
 
 }  // namespace commanalyzer

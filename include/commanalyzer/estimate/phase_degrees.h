@@ -6,7 +6,7 @@
 //
 //   PhaseDegrees d;
 //   PhaseDegrees::VertexTouches touches(n);               // fed by a pass over the flows
-//   d.count(profile, local_of, directed, in_edges, touches);  // one more pass
+//   d.count(profile, local_of, directed, in_edges, touches, for_each_flow);  // one more pass
 //   d.drop_below_floor(vertices, symmetric_degree);
 //   d.peak_degree(v).value_or(symmetric degree);
 #ifndef COMMANALYZER_ESTIMATE_PHASE_DEGREES_H_
@@ -77,10 +77,13 @@ class PhaseDegrees {
   // Counts for every vertex whose out + in degree (`in`: the directed
   // graph's in-edges) reaches the floor: a superset of
   // the candidates, before the symmetric degrees are known. local_of(v):
-  // value v's graph vertex; `touches`: every flow's vertices, by phase.
-  template <class Profile, class LocalOf>
+  // value v's graph vertex; `touches`: every flow's vertices, by phase;
+  // for_each_flow(f): f(value, sources) for the flows of every phase that
+  // may differ (an iteration alike to one read adds no new peak:
+  // alike_replays.h).
+  template <class Profile, class LocalOf, class ForEachFlow>
   void count(const Profile& profile, const LocalOf& local_of, const CsrGraph& directed,
-             const csr::InEdges& in, const VertexTouches& touches) {
+             const csr::InEdges& in, const VertexTouches& touches, const ForEachFlow& for_each_flow) {
     const std::size_t n = boost::num_vertices(directed);
     if (profile.phase_count() < 2 || n == 0) return;
     peak_vertices_ = touches.peak();
@@ -104,7 +107,7 @@ class PhaseDegrees {
     };
     std::size_t phase = 0;
     PhaseCursor phase_of(profile.iteration_marks);
-    profile.flows.for_each([&](ValueId value, std::span<const ValueId> sources) {
+    for_each_flow([&](ValueId value, std::span<const ValueId> sources) {
       if (const std::size_t p = phase_of(value); p != phase) {
         close_phase();
         phase = p;

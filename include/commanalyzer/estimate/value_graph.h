@@ -32,6 +32,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "commanalyzer/estimate/alike_replays.h"
 #include "commanalyzer/estimate/csr_rows.h"
 #include "commanalyzer/estimate/phase_degrees.h"
 #include "commanalyzer/estimate/source_uses.h"
@@ -61,22 +62,36 @@ class ValueGraph {
     g.source_uses_ = SourceUses(values.count() + 1);
     std::vector<std::uint32_t> exports(profile.vertex_count(), 0);
     std::vector<std::uint32_t> work(profile.vertex_count(), 0);
+    auto export_instance = [&](ValueId s, VertexId source) {
+      if (!exported[s]) {
+        exported[s] = true;
+        ++exports[source];
+      }
+    };
+    // The iterations that replay another in the same vertices (whatever
+    // the site vertices merged) are not read (alike_replays.h): they add
+    // the vertices, uses and work of the iteration they replay, and their
+    // own value instances used as it used its instances.
+    const AlikeReplays alike = AlikeReplays::of(profile, [&](VertexId x) { return vertex_of[x]; });
+    ReplayedUses replayed(alike, profile.iteration_marks);
     // One pass over the flows finds the vertices and what is counted per
     // vertex; a second, once they are numbered, folds the uses into edges.
-    profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
+    PhaseCursor chain_phase(profile.iteration_marks);
+    alike.for_each_flow(profile, [&](ValueId v, std::span<const ValueId> sources) {
       const VertexId sink = vertex(v);
+      const std::size_t phase = chain_phase(v);
       g.local_[sink] = 0;  // mark present
-      work[sink] += static_cast<std::uint32_t>(sources.size());
+      work[sink] += static_cast<std::uint32_t>(sources.size()) * alike.weight(phase);
       for (ValueId s : sources) {
-        g.source_uses_.add(s);
         const VertexId source = vertex(s);
         g.local_[source] = 0;
-        if (source == sink) continue;
-        if (!exported[s]) {
-          exported[s] = true;
-          ++exports[source];
-        }
+        for (unsigned k = 1 + replayed.note(phase, s, source != sink); k > 0; --k) g.source_uses_.add(s);
+        if (source != sink) export_instance(s, source);
       }
+    });
+    replayed.for_each_use([&](ValueId s, unsigned uses, bool by_other_vertex) {
+      for (unsigned k = 0; k < uses; ++k) g.source_uses_.add(s);
+      if (by_other_vertex) export_instance(s, vertex(s));
     });
     g.source_uses_.seal();
     // Dense numbering in VertexId order: deterministic for a given profile.
@@ -99,14 +114,16 @@ class ValueGraph {
     UseAccumulator uses(g.vertex_count(), threads);
     PhaseDegrees::VertexTouches touches(g.vertex_count());
     PhaseCursor phase_of(profile.iteration_marks);
-    profile.flows.for_each([&](ValueId v, std::span<const ValueId> sources) {
+    alike.for_each_flow(profile, [&](ValueId v, std::span<const ValueId> sources) {
       const Vertex sink = g.local_[values.vertex(v)];
-      touches.enter(phase_of(v));
+      const std::size_t phase = phase_of(v);
+      const std::uint32_t weight = alike.weight(phase);
+      touches.enter(phase);
       touches.touch(sink);
       for (ValueId s : sources) {
         const Vertex source = g.local_[values.vertex(s)];
         touches.touch(source);
-        if (source != sink) uses.add(source, sink);
+        if (source != sink) uses.add(source, sink, weight);
       }
     });
     g.directed_ = std::move(uses).finish();
@@ -122,7 +139,8 @@ class ValueGraph {
         },
         [&] {
           g.phase_degrees_.count(
-              profile, [&](ValueId v) { return g.local_[values.vertex(v)]; }, g.directed_, g.in_, touches);
+              profile, [&](ValueId v) { return g.local_[values.vertex(v)]; }, g.directed_, g.in_, touches,
+              [&](auto&& f) { alike.for_each_flow(profile, f); });
         }};
     if (threads > 1) {
       csr::run_together(steps);
@@ -325,8 +343,9 @@ class ValueGraph {
     const auto& recorded = profile.reductions;
     if (recorded.empty()) return;
     absl::flat_hash_map<VertexId, std::uint32_t> site_of_result;  // (site 0, unknown, names no loop)
+    std::vector<bool> result(profile.vertex_count(), false);      // looked up before the map, for every flow
     for (const auto& r : recorded) {
-      if (r.site != 0 && local(r.vertex) != kAbsent) site_of_result.emplace(r.vertex, r.site);
+      if (r.site != 0 && local(r.vertex) != kAbsent) site_of_result.emplace(r.vertex, r.site), result[r.vertex] = true;
     }
     struct SiteCounts {
       std::size_t most_results = 0, results = 0, phase = 0;  // results per iteration
@@ -337,8 +356,9 @@ class ValueGraph {
     absl::flat_hash_map<std::uint32_t, SiteCounts> sites;
     PhaseCursor phase_of(profile.iteration_marks);
     profile.flows.for_each([&](ValueId v, std::span<const ValueId>) {
-      const auto it = site_of_result.find(profile.values.vertex(v));
-      if (it == site_of_result.end()) return;
+      const VertexId x = profile.values.vertex(v);
+      if (!result[x]) return;
+      const auto it = site_of_result.find(x);
       SiteCounts& c = sites[it->second];
       if (const std::size_t p = phase_of(v); p != c.phase) c.phase = p, c.results = 0;
       c.most_results = std::max(c.most_results, ++c.results);

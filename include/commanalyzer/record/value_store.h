@@ -135,6 +135,15 @@ class VertexColumn {
       }
     }
   }
+  // Entries [first, first + n) into out[0..n): whole blocks through
+  // block64, the ends one by one.
+  void copy(std::size_t first, std::size_t n, VertexId* out) const {
+    const std::size_t end = first + n;
+    std::size_t i = first;
+    for (; i < end && (i & 63) != 0; ++i) *out++ = (*this)[i];
+    for (; i + 64 <= end; i += 64, out += 64) block64(i, out);
+    for (; i < end; ++i) *out++ = (*this)[i];
+  }
   // Is the block of the 64 entries from `first` (a multiple of 64, all
   // present) a step block? Then entry first + k is base + step * k.
   bool step_block(std::size_t first, VertexId& base, VertexId& step) const {
@@ -397,6 +406,8 @@ class BasicCompactValueStore {
   }
   bool is_input(ValueId v) const { return (size_input_[v] & kInputBit) != 0; }
   VertexId vertex(ValueId v) const { return vertex_[v]; }
+  // The vertices of values [first, first + n) into out[0..n).
+  void vertices(ValueId first, std::size_t n, VertexId* out) const { vertex_.copy(first, n, out); }
   std::uint32_t live_copies(ValueId v) const
     requires kCounts
   {
