@@ -180,21 +180,30 @@ TEST(RepeatedIterations, Heat2dCountedEqualsCostedStepByStep) {
   expect_counted_equals_costed([](Analyzer<>& a) { examples::heat2d(a, 16, 10); }, 6, {1, 2, 4, 9});
 }
 
-// The tool's flow store records an iteration that repeats the one before
-// as a replay of it (compressor.h), and the signatures take a replay's
-// shape from the iteration it replays without reading it: the same
-// iterations repeat, and the estimate is the same, as from every chain.
-template <class Example>
-void expect_replays_found_alike(const Example& example, std::vector<int> procs) {
+// An example recorded both ways: every chain in the flat store, and in the
+// tool's flow store, which records an iteration that repeats the one
+// before as a replay of it (compressor.h).
+struct RecordedBothWays {
   using Varint = Analyzer<PagedShadowMemory<>, UnionDagSlicer, CoalesceExclusiveUpdates, CompactValueStore,
                           VarintFlowStore>;
+  template <class Example>
+  explicit RecordedBothWays(const Example& example) {
+    example(flat);
+    example(varint);
+  }
   Analyzer<> flat;
   Varint varint;
-  example(flat);
-  example(varint);
-  ASSERT_FALSE(varint.profile().flows.replays().empty());
-  Estimator<Profile0> from_chains(flat.profile());
-  Estimator<Varint::ProfileType> from_replays(varint.profile());
+};
+
+// The signatures take a replay's shape from the iteration it replays
+// without reading it: the same iterations repeat, and the estimate is the
+// same, as from every chain.
+template <class Example>
+void expect_replays_found_alike(const Example& example, std::vector<int> procs) {
+  RecordedBothWays run(example);
+  ASSERT_FALSE(run.varint.profile().flows.replays().empty());
+  Estimator<Profile0> from_chains(run.flat.profile());
+  Estimator<RecordedBothWays::Varint::ProfileType> from_replays(run.varint.profile());
   for (int p : procs) {
     SCOPED_TRACE(p);
     const CommEstimate e = from_replays.estimate(p);
@@ -213,17 +222,14 @@ TEST(RepeatedIterations, ReplayedStepsRepeatAsTheirChainsDo) {
 // The value graph built without reading the replays whose chains are, in
 // graph vertices, those of the iteration they replay (alike_replays.h) is
 // the graph of every chain read: the same edges and uses, degrees, work,
-// exports, peak degrees within an iteration and uses of every instance. `alike_steps`: whether
-// steps replay their reference in its vertices (a sum set to zero every
-// step is a new vertex every step, with a new edge).
+// exports, peak degrees within an iteration and uses of every instance.
+// `alike_steps`: whether steps replay their reference in its vertices (a
+// sum set to zero every step is a new vertex every step, with a new edge).
 template <class Example>
 void expect_graph_of_every_chain(const Example& example, bool alike_steps) {
-  using Varint = Analyzer<PagedShadowMemory<>, UnionDagSlicer, CoalesceExclusiveUpdates, CompactValueStore,
-                          VarintFlowStore>;
-  Analyzer<> flat;
-  Varint varint;
-  example(flat);
-  example(varint);
+  RecordedBothWays run(example);
+  auto& flat = run.flat;
+  auto& varint = run.varint;
   const ValueGraph every = ValueGraph::build(flat.profile());
   const ValueGraph replayed = ValueGraph::build(varint.profile());
   const AlikeReplays alike = AlikeReplays::of(varint.profile(), [&](VertexId x) { return replayed.local(x); });

@@ -41,17 +41,18 @@ class AlikeReplays {
   template <class Profile, class GraphVertex>
   static AlikeReplays of(const Profile& profile, const GraphVertex& graph_vertex);
 
-  bool any() const { return !firsts_.empty(); }
-  std::size_t count() const { return firsts_.size(); }
+  bool any() const { return !replays_.empty(); }
+  std::size_t count() const { return replays_.size(); }
   std::uint32_t weight(std::size_t phase) const { return phase < weight_.size() ? weight_[phase] : 1; }
   // The oldest value from the iterations that a reference iteration
   // (weight > 1) reads or makes: its replays move it and every later
   // one, while a source older than the iterations is the same value in
   // every replay.
   ValueId first_moved(std::size_t reference) const { return first_moved_[reference]; }
-  // The alike replays, in order: the iteration, the one it replays, and
-  // the distance between their values.
+  // The alike replays, in order: the value of its first chain, the
+  // iteration, the one it replays, and the distance between their values.
   struct Replay {
+    ValueId first = 0;
     std::size_t phase = 0, reference = 0;
     ValueId shift = 0;
   };
@@ -63,7 +64,12 @@ class AlikeReplays {
     if constexpr (requires { profile.flows.replay_threshold(); }) {
       if (any()) {
         profile.flows.for_each_unless(
-            [&](ValueId first) { return std::binary_search(firsts_.begin(), firsts_.end(), first); }, f);
+            [&](ValueId first) {
+              const auto it = std::lower_bound(replays_.begin(), replays_.end(), first,
+                                               [](const Replay& r, ValueId v) { return r.first < v; });
+              return it != replays_.end() && it->first == first;
+            },
+            f);
         return;
       }
     }
@@ -71,7 +77,6 @@ class AlikeReplays {
   }
 
  private:
-  std::vector<ValueId> firsts_;         // the alike replays' first values, ascending
   std::vector<std::uint32_t> weight_;  // by phase
   std::vector<ValueId> first_moved_;   // by phase
   std::vector<Replay> replays_;
@@ -87,10 +92,11 @@ class AlikeReplays {
 //   replayed.for_each_use(f);                  // f(instance, uses (1 or 2 for more), by_other_vertex) after
 class ReplayedUses {
  public:
-  ReplayedUses(const AlikeReplays& alike, std::span<const ValueId> marks) : alike_(alike), marks_(marks) {
+  ReplayedUses(const AlikeReplays& alike, std::span<const ValueId> marks)
+      : alike_(alike), moves_from_(marks.empty() ? 0 : marks.front()) {
     for (const AlikeReplays::Replay& r : alike.replays()) {
       auto& uses = uses_[r.reference];
-      if (uses.empty()) uses.assign(first_of(r.reference + 1) - alike.first_moved(r.reference), 0);
+      if (uses.empty()) uses.assign(phase_first(marks, r.reference + 1) - alike.first_moved(r.reference), 0);
     }
   }
 
@@ -100,7 +106,7 @@ class ReplayedUses {
   // for for_each_use.
   unsigned note(std::size_t phase, ValueId s, bool by_other_vertex) {
     if (alike_.weight(phase) == 1) return 0;
-    if (s < marks_[0]) return 1;
+    if (s < moves_from_) return 1;
     std::uint8_t& u = uses_[phase][s - alike_.first_moved(phase)];
     u = static_cast<std::uint8_t>(((u & 3) < 2 ? u + 1 : u) | (by_other_vertex ? 4 : 0));
     return 0;
@@ -121,10 +127,8 @@ class ReplayedUses {
   }
 
  private:
-  ValueId first_of(std::size_t p) const { return p == 0 ? 0 : marks_[p - 1]; }
-
   const AlikeReplays& alike_;
-  std::span<const ValueId> marks_;
+  ValueId moves_from_;  // the first value of the iterations
   // By reference iteration, per instance from its first moved one on:
   // its uses (saturating at 2), 4 if one is by another vertex.
   absl::flat_hash_map<std::size_t, std::vector<std::uint8_t>> uses_;
@@ -142,7 +146,7 @@ AlikeReplays AlikeReplays::of(const Profile& profile, const GraphVertex& graph_v
     std::vector<std::pair<ValueId, ValueId>> replays;  // (first value, shift), in order
     profile.flows.for_each_replay([&](ValueId v, ValueId shift) { replays.emplace_back(v, shift); });
     if (replays.empty()) return out;
-    auto first_of = [&](std::size_t p) -> ValueId { return p == 0 ? 0 : marks[p - 1]; };
+    auto first_of = [&](std::size_t p) { return phase_first(marks, p); };
     auto end_of = [&](std::size_t p) -> ValueId {
       return p < marks.size() ? marks[p] : static_cast<ValueId>(profile.values.count() + 1);
     };
@@ -207,11 +211,10 @@ AlikeReplays AlikeReplays::of(const Profile& profile, const GraphVertex& graph_v
           (lowest[q] < first_of(run_start[q]) && lowest[q] + shift < first_of(run_start[q]))) {
         continue;
       }
-      out.firsts_.push_back(first);
-      out.replays_.push_back({p, q, shift});
+      out.replays_.push_back({first, p, q, shift});
       ++out.weight_[q];
     }
-    if (out.firsts_.empty()) {
+    if (out.replays_.empty()) {
       out.weight_.clear();
     } else {
       out.first_moved_ = std::move(lowest);

@@ -159,7 +159,7 @@ IterationSignatures IterationSignatures::of(const ProfileT& profile, const Graph
   const auto& marks = profile.iteration_marks;
   const std::size_t phases = profile.phase_count();
   if (phases < 3) return out;
-  auto first_of = [&](std::size_t phase) -> ValueId { return phase == 0 ? 0 : marks[phase - 1]; };
+  auto first_of = [&](std::size_t phase) { return phase_first(marks, phase); };
   auto length = [&](std::size_t p) -> ValueId {
     return (p < marks.size() ? marks[p] : static_cast<ValueId>(profile.values.count() + 1)) - first_of(p);
   };

@@ -39,6 +39,12 @@ class PhaseCursor {
   std::size_t phase_ = 0;
 };
 
+// The first value of phase p: 0 for phase 0 (before the first mark),
+// else the mark that begins it.
+inline ValueId phase_first(std::span<const ValueId> iteration_marks, std::size_t p) {
+  return p == 0 ? 0 : iteration_marks[p - 1];
+}
+
 // A loop result recorded as a reduction: its vertex and the loop result's site.
 struct RecordedReduction {
   VertexId vertex = 0;
