@@ -239,6 +239,28 @@ TEST(ValueMarks, KeepsTwoFlagsPerValueApart) {
   EXPECT_EQ(marks[33], 0);
   EXPECT_EQ(marks[32], 2);
   EXPECT_EQ(marks[31], 1);
+  marks.clear_all();
+  EXPECT_EQ(marks[31], 0);
+  EXPECT_EQ(marks[32], 0);
+}
+
+// A receiver marks a few values of each iteration: the marks hold pages
+// where there are marks, not two bits for every value of the run.
+TEST(ValueMarks, HoldMemoryForThePagesMarkedOnly) {
+  constexpr std::size_t kValues = std::size_t{1} << 26;  // a dense array: 16 MiB
+  recomputation_internal::ValueMarks marks(kValues);
+  const std::size_t empty = marks.memory_bytes();
+  EXPECT_LT(empty, kValues / 4 / 64);
+  for (ValueId v = 5; v < kValues; v += kValues / 16) marks.set(v, 1);  // 16 pages
+  EXPECT_EQ(marks[5], 1);
+  EXPECT_EQ(marks[5 + kValues / 16], 1);
+  EXPECT_EQ(marks[6], 0);
+  const std::size_t marked = marks.memory_bytes();
+  EXPECT_GE(marked, empty + 16 * 1024);
+  EXPECT_LT(marked, empty + 64 * 1024);
+  marks.clear_all();
+  EXPECT_EQ(marks[5], 0);
+  EXPECT_LE(marks.memory_bytes(), empty + 16 * sizeof(std::size_t));
 }
 
 // Recomputation is decided per location: a process that computes a

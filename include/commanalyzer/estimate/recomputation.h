@@ -182,19 +182,47 @@ class RecordedSources {
   std::size_t room_ = 0;
 };
 
-// Two flags per value of the run, two bits each value (a byte each would
-// outweigh the rest of the plan on a long run): set for one receiver's used
-// values, cleared after it.
+// Two flags per value of the run, two bits each value, set for one
+// receiver's used values and cleared after it. Only the pages of 4096
+// values (1 KiB; the value store's block) that hold a mark are allocated:
+// a receiver uses a few values of each iteration, its halo, so a dense
+// array for the whole run (2 bits per instance; 211 MB at Heat2D 2048^2 x
+// 200 steps, one per thread) outweighed the rest of the plan and grew
+// with the steps.
 class ValueMarks {
  public:
-  explicit ValueMarks(std::size_t values) : bits_((values + 31) / 32, 0) {}
-  std::uint8_t operator[](ValueId v) const { return static_cast<std::uint8_t>((bits_[v / 32] >> shift(v)) & 3); }
-  void set(ValueId v, std::uint8_t flags) { bits_[v / 32] |= std::uint64_t{flags} << shift(v); }
-  void clear(ValueId v) { bits_[v / 32] &= ~(std::uint64_t{3} << shift(v)); }
+  explicit ValueMarks(std::size_t values) : pages_((values + kPageValues - 1) / kPageValues) {}
+  std::uint8_t operator[](ValueId v) const {
+    const std::uint64_t* page = pages_[v / kPageValues].get();
+    return page == nullptr ? 0 : static_cast<std::uint8_t>((page[word(v)] >> shift(v)) & 3);
+  }
+  void set(ValueId v, std::uint8_t flags) {
+    std::unique_ptr<std::uint64_t[]>& page = pages_[v / kPageValues];
+    if (page == nullptr) {
+      page = std::make_unique<std::uint64_t[]>(kPageWords);  // zeroed
+      touched_.push_back(v / kPageValues);
+    }
+    page[word(v)] |= std::uint64_t{flags} << shift(v);
+  }
+  void clear(ValueId v) {
+    if (std::uint64_t* page = pages_[v / kPageValues].get()) page[word(v)] &= ~(std::uint64_t{3} << shift(v));
+  }
+  // Every mark cleared, every page given back (after a receiver).
+  void clear_all() {
+    for (const std::size_t p : touched_) pages_[p].reset();
+    touched_.clear();
+  }
+  std::size_t memory_bytes() const {
+    return pages_.capacity() * sizeof(pages_[0]) + touched_.capacity() * sizeof(std::size_t) +
+           touched_.size() * kPageWords * sizeof(std::uint64_t);
+  }
 
  private:
+  static constexpr std::size_t kPageValues = 4096, kPageWords = kPageValues / 32;
+  static std::size_t word(ValueId v) { return (v % kPageValues) / 32; }
   static unsigned shift(ValueId v) { return 2 * (v % 32); }
-  std::vector<std::uint64_t> bits_;
+  std::vector<std::unique_ptr<std::uint64_t[]>> pages_;  // null: no mark on the page
+  std::vector<std::size_t> touched_;                     // the pages allocated
 };
 
 }  // namespace recomputation_internal
@@ -326,7 +354,7 @@ class ReceptionCut {
     mark_round_trips();
     leave_out_components_without_cheaper_cut();
     absl::flat_hash_set<ValueId> received = solve();
-    for (ValueId v : used) mark_.clear(v);
+    mark_.clear_all();
     return received;
   }
 
