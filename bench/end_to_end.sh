@@ -153,17 +153,30 @@ real_row() {
       cut -c1-220 | tr '|' '/')
     why="stopped (status $status) after $seconds s: ${why:-no message}"
   fi
+  # Where the time went, from analyze's progress lines (- where it stopped
+  # before), and the profile's size (analyze keeps it under TMPDIR).
+  local run_s run_peak graph_s estimate_s profile_bytes
+  run_s=$(sed -n 's/^\[commanalyzer\] program finished in \([0-9.]*\)s.*/\1/p' "$work/analyze.err" | tail -1)
+  run_peak=$(sed -n 's/^\[commanalyzer\] program finished in .*(peak \([0-9.]*\) \([KMG]\)iB).*/\1 \2/p' \
+    "$work/analyze.err" | tail -1 | awk '{ printf "%.2f", $1 / ($2 == "G" ? 1 : $2 == "M" ? 1024 : 1048576) }')
+  graph_s=$(sed -n 's/^\[commanalyzer\] graph built in \([0-9.]*\)s.*/\1/p' "$work/analyze.err" | tail -1)
+  estimate_s=$(sed -n 's/^\[commanalyzer\] estimated in \([0-9.]*\)s.*/\1/p' "$work/analyze.err" | tail -1)
+  profile_bytes=$(find "$work/tmp" -name '*.profile' -printf '%s\n' 2>/dev/null | sort -n | tail -1)
+  rm -rf "$work/tmp"
   cd "$root"
   read -r ns nk <"$work/m_native"
   read -r ds _ <"$work/m_dfsan"
   awk -v name="$name" -v procs="$procs" -v ns="$ns" -v nk="$nk" -v ds="$ds" -v as="$seconds" -v ak="$peak_kib" \
-    -v why="$why" 'BEGIN {
+    -v why="$why" -v rs="${run_s:--}" -v rp="${run_peak:--}" -v gs="${graph_s:--}" -v es="${estimate_s:--}" -v pb="${profile_bytes:-}" \
+    'BEGIN {
       tb = 30 * ns + 10; mb = (4 * nk + 0.5 * 1048576) / 1048576; ag = ak / 1048576;
       if (why != "") outcome = why;
       else if (as <= tb && ag <= mb) outcome = "met";
       else outcome = sprintf("over: %.1fx the time bound, %.1fx the memory bound", as / tb, ag / mb);
-      printf "| %s | %s | %.2f | %.0f | %.1f | %.1f | %.2f | %.1f | %.2f | %s |\n",
-        name, procs, ns, nk / 1024, ds, as, ag, tb, mb, outcome }' >>"$work/report"
+      rd = rs == "-" ? "-" : sprintf("%.1fx", rs / ds);
+      pg = pb == "" ? "-" : sprintf("%.2f", pb / 1073741824);
+      printf "| %s | %s | %.2f | %.0f | %.1f | %s | %s | %s | %s | %s | %s | %.1f | %.2f | %.1f | %.2f | %s |\n",
+        name, procs, ns, nk / 1024, ds, rs, rd, rp, pg, gs, es, as, ag, tb, mb, outcome }' >>"$work/report"
 }
 
 if $real; then
@@ -174,10 +187,12 @@ if $real; then
     echo "Native (clang-16 -O2) and DFSan: one run each, wall seconds and peak resident MiB. analyze:"
     echo "\`commanalyzer analyze SOURCES -O2 --procs LIST --timeout $time_limit -- ARGS\` (the tool's default"
     echo "memory limit, 3/4 of the machine), wall seconds and the peak resident set of it and its children."
-    echo "Bounds: 30x native + 10 s; 4x native's peak + 0.5 GiB."
+    echo "Bounds: 30x native + 10 s; 4x native's peak + 0.5 GiB. From analyze's progress lines: the"
+    echo "instrumented run (run s, over DFSan, its peak resident set), the graph built and the whole estimate"
+    echo "(seconds since the estimate began; - where it stopped before); profile: the size of the profile it wrote."
     echo
-    echo "| program | procs | native s | native MiB | DFSan s | analyze s | analyze peak GiB | time bound s | memory bound GiB | outcome |"
-    echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"
+    echo "| program | procs | native s | native MiB | DFSan s | run s | run / DFSan | run peak GiB | profile GiB | graph s | estimate s | analyze s | analyze peak GiB | time bound s | memory bound GiB | outcome |"
+    echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
   } >"$work/report"
   real_row "heat2d 2048 200" c "2048 200" 2,4,8,16,32,64 "$root/examples/heat2d/heat2d_seq.c" -I"$root/include"
   # real_public CODE CHECKOUT SIZE ITERATIONS PROCS [ARGS]: a public code as

@@ -78,6 +78,13 @@ for sig in TERM KILL; do
   fi
 done
 
+# The run's peak resident set is reported, and it is the program's: at
+# least the 96 MiB it holds (the compiler's or the tool's would not be).
+out=$("$tool" analyze "$programs/holds.c" --procs 2 2>&1) || fail "holds.c: $out"
+peak=$(sed -n 's/^\[commanalyzer\] program finished in [0-9.]*s (peak \([0-9.]*\) MiB); estimating$/\1/p' <<<"$out")
+[ -n "$peak" ] || fail "no run peak in MiB reported: $out"
+awk -v p="$peak" 'BEGIN { exit !(p >= 96 && p < 1024) }' || fail "run peak $peak MiB, want 96 MiB to 1 GiB: $out"
+
 # The tool's own variables win over stale exported ones.
 out=$(COMMANALYZER_PROFILE="$tmp/elsewhere.profile" "$tool" analyze "$programs/forks.c" --procs 2 2>&1) ||
   fail "an exported COMMANALYZER_PROFILE broke the run: $out"

@@ -44,6 +44,7 @@
 #include "tools/estimate_run.h"
 #include "tools/huge_pages.h"
 #include "tools/instrumented_build.h"
+#include "tools/limits.h"
 #include "tools/model_command.h"
 #include "tools/output_files.h"
 #include "tools/place_command.h"
@@ -446,14 +447,16 @@ int analyze(AnalyzeArgs args, const EstimateRequest& request, const ReportOutput
   std::cerr << "[commanalyzer] running the instrumented program\n";
   set_activity("running the instrumented program");
   const auto start = std::chrono::steady_clock::now();
-  run_instrumented(program, args.program_args, profile_path, RunLimits{request.max_memory_bytes});
+  const std::uint64_t run_peak = run_instrumented(program, args.program_args, profile_path,
+                                                  RunLimits{request.max_memory_bytes});
   ran = true;
   if (outputs.out.empty()) {  // the build is done with; the profile stays, whatever happens next
     keep_only(args.build.work_dir, profile_path);
     forget_on_stop(args.build.work_dir);
   }
-  std::cerr << absl::StrFormat("[commanalyzer] program finished in %.2fs; estimating\n",
-                               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  std::cerr << absl::StrFormat("[commanalyzer] program finished in %.2fs (peak %s); estimating\n",
+                               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+                               format_bytes(run_peak));
   // Each analyze without --out keeps its own: say how large, and that it stays.
   std::error_code no_size;
   const auto bytes = std::filesystem::file_size(profile_path, no_size);

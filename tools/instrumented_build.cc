@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include <array>
@@ -83,7 +84,7 @@ pid_t start_child(std::vector<char*>& args, std::vector<char*>& env) {
 // total) and is stopped here past a quarter more. Stop signals and
 // --timeout are the supervisor's (supervisor.h).
 int spawn_and_wait(const std::vector<std::string>& argv, const std::vector<std::string>& extra_env,
-                   const std::string& progress, const RunLimits& limits = {}) {
+                   const std::string& progress, const RunLimits& limits = {}, std::uint64_t* peak_bytes = nullptr) {
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -109,8 +110,12 @@ int spawn_and_wait(const std::vector<std::string>& argv, const std::vector<std::
   int next_report = 10, status = 0;
   double next_memory_check = 0.5;
   for (;;) {
-    const pid_t done = waitpid(pid, &status, WNOHANG);
-    if (done == pid) return status;
+    struct rusage usage {};
+    const pid_t done = wait4(pid, &status, WNOHANG, &usage);
+    if (done == pid) {
+      if (peak_bytes != nullptr) *peak_bytes = static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;  // KiB on Linux
+      return status;
+    }
     if (done < 0 && errno != EINTR) throw RunError(absl::StrCat("waiting for ", argv[0], ": ", std::strerror(errno)));
     const double seconds = seconds_since(start);
     // The runtime checks memory itself and names what grew; this catches
@@ -247,8 +252,8 @@ fs::path build_instrumented(const Toolchain& toolchain, const BuildRequest& requ
   return program;
 }
 
-void run_instrumented(const fs::path& program, const std::vector<std::string>& args, const fs::path& profile,
-                      const RunLimits& limits) {
+std::uint64_t run_instrumented(const fs::path& program, const std::vector<std::string>& args, const fs::path& profile,
+                               const RunLimits& limits) {
   std::error_code ec;
   fs::remove(profile, ec);
   // The runtime's refusals, limits and warnings, one per line: "refused
@@ -260,7 +265,8 @@ void run_instrumented(const fs::path& program, const std::vector<std::string>& a
   std::vector<std::string> env = {absl::StrCat("COMMANALYZER_PROFILE=", profile.string()),
                                   absl::StrCat("COMMANALYZER_STATUS=", status_file.string())};
   if (limits.max_memory_bytes > 0) env.push_back(absl::StrCat("COMMANALYZER_MAX_MEMORY=", limits.max_memory_bytes));
-  const int status = spawn_and_wait(argv, env, "instrumented program running", limits);
+  std::uint64_t peak_bytes = 0;
+  const int status = spawn_and_wait(argv, env, "instrumented program running", limits, &peak_bytes);
   std::ifstream notes(status_file);
   for (std::string line; std::getline(notes, line);) {
     const std::string kind = line.substr(0, line.find(' '));
@@ -280,6 +286,7 @@ void run_instrumented(const fs::path& program, const std::vector<std::string>& a
   if (!fs::exists(profile)) {
     throw RunError("the program exited normally but wrote no profile (did it call _exit or exec?)");
   }
+  return peak_bytes;
 }
 
 }  // namespace commanalyzer::cli

@@ -53,12 +53,13 @@ struct RunLimits {
 // Writes the profile to `profile`; throws RunError if the program crashes,
 // exits non-zero or leaves no profile, UnsupportedError if the runtime
 // refused it (threads), LimitError past a limit. Progress goes to stderr
-// on long runs; the runtime's warnings (fork) after the run.
+// on long runs; the runtime's warnings (fork) after the run. Returns the
+// program's peak resident set in bytes (what its analysis state needs).
 //
 // Stop signals and --timeout reach every process the tool started through
 // its supervisor (supervisor.h).
-void run_instrumented(const std::filesystem::path& program, const std::vector<std::string>& args,
-                      const std::filesystem::path& profile, const RunLimits& limits = {});
+std::uint64_t run_instrumented(const std::filesystem::path& program, const std::vector<std::string>& args,
+                               const std::filesystem::path& profile, const RunLimits& limits = {});
 
 }  // namespace commanalyzer::cli
 
