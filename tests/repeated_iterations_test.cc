@@ -270,6 +270,40 @@ TEST(AlikeReplays, TheGraphIsTheOneOfEveryChain) {
   expect_graph_of_every_chain([](auto& a) { examples::heat2d(a, 16, 10); }, false);
 }
 
+// y = f(u) each step, y not read before it is overwritten (HPCCG's Ap = A
+// p), and u updated in place from y: y's values of every step are computed
+// from the same vertices of u, so the graph takes each step's as the first
+// step's (ValueGraph::site_vertices). Recorded with replays (each step a
+// replay of the one before), every step's vertices are still the first
+// step's: a pass that left a replay unread would leave them apart.
+TEST(SiteVertices, ReplayedStepsMergeAsTheirChainsDo) {
+  constexpr std::uint64_t kN = 256;  // arrays of 2 KiB: tracked (TrackedArrays::kMinBytes)
+  constexpr int kSteps = 8;
+  RecordedBothWays run([](auto& a) {
+    const Address u = 0x1000'0000, y = 0x2000'0000;
+    a.allocation(u, 8 * kN);
+    a.allocation(y, 8 * kN);
+    for (std::uint64_t i = 0; i < kN; ++i) a.store(u + 8 * i, 8, kComputedBit);
+    a.region_begin();
+    for (int t = 0; t < kSteps; ++t) {
+      for (std::uint64_t i = 1; i + 1 < kN; ++i) {
+        a.store(y + 8 * i, 8, a.join(a.load(u + 8 * (i - 1), 8), a.load(u + 8 * (i + 1), 8)));
+      }
+      for (std::uint64_t i = 1; i + 1 < kN; ++i) a.store(u + 8 * i, 8, a.join(a.load(u + 8 * i, 8), a.load(y + 8 * i, 8)));
+      a.iteration();
+    }
+    a.region_end();
+    a.finish();
+  });
+  ASSERT_GT(run.varint.profile().flows.replays().replays.size(), 2u);
+  const std::vector<VertexId> every = ValueGraph::site_vertices(run.flat.profile());
+  const std::vector<VertexId> replayed = ValueGraph::site_vertices(run.varint.profile());
+  std::size_t merged = 0;
+  for (VertexId x = 0; x < every.size(); ++x) merged += every[x] != x ? 1 : 0;
+  EXPECT_GE(merged, (kN - 2) * (kSteps - 1));  // y's vertex of every step but the first
+  EXPECT_EQ(replayed, every);
+}
+
 TEST(RepeatedIterations, AStepAfterTheRunReadsItsStandIns) {
   // 9 steps and the last sweep (phase 9): phases 4..8 counted.
   expect_counted_equals_costed([](Analyzer<>& a) { relax_with_tail(a, 40, 9); }, 5, {2, 3, 5});
