@@ -299,7 +299,12 @@ TEST(SiteVertices, ReplayedStepsMergeAsTheirChainsDo) {
   const std::vector<VertexId> every = ValueGraph::site_vertices(run.flat.profile());
   const std::vector<VertexId> replayed = ValueGraph::site_vertices(run.varint.profile());
   std::size_t merged = 0;
-  for (VertexId x = 0; x < every.size(); ++x) merged += every[x] != x ? 1 : 0;
+  const auto& homes = run.flat.profile().vertex_home;
+  for (VertexId x = 0; x < every.size(); ++x) {
+    merged += every[x] != x ? 1 : 0;
+    ASSERT_EQ(homes[every[x]], homes[x]) << x;  // one element's values only
+    ASSERT_EQ(every[every[x]], every[x]) << x;  // into the first of them
+  }
   EXPECT_GE(merged, (kN - 2) * (kSteps - 1));  // y's vertex of every step but the first
   EXPECT_EQ(replayed, every);
 }

@@ -13,6 +13,7 @@
 #define COMMANALYZER_VALUE_GRAPH_H_
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -189,6 +190,17 @@ class ValueGraph {
     // at the same address is another array (a work array of each step).
     using Key = std::tuple<Address, std::uint32_t, std::uint64_t, std::size_t, VertexId, VertexId>;
     absl::flat_hash_map<Key, VertexId> first;
+    // The keys an iteration looks up are mostly those the one before looked
+    // up, element by element (HPCCG's Ap = A p, every CG iteration). A
+    // direct-mapped table by element word, a slot per vertex an iteration
+    // makes on average, answers them before the map, whose lookups miss the
+    // cache (HPCCG 64^3 x 50: 8.3-9.0 s of site vertices, 4.4 s with it).
+    // A slot holds a pair the map has: the map stays the record.
+    struct Recent {
+      Key key{~Address{0}, 0, 0, 0, 0, 0};
+      VertexId vertex = 0;
+    };
+    std::vector<Recent> recent(std::bit_ceil(std::max<std::size_t>(1, profile.vertex_count() / profile.phase_count())));
     std::vector<bool> seen(profile.vertex_count(), false);
     // stamp[y] == x: y already counted among x's sources (each x is looked at once).
     std::vector<VertexId> stamp(profile.vertex_count(), static_cast<VertexId>(profile.vertex_count()));
@@ -211,7 +223,9 @@ class ValueGraph {
       }
       if (count == 0) return;
       const Key key{home, profile.vertex_group[x], sum, count, least, greatest};
-      vertex_of[x] = first.try_emplace(key, x).first->second;
+      Recent& slot = recent[(home / 8) & (recent.size() - 1)];
+      if (slot.key != key) slot = {key, first.try_emplace(key, x).first->second};
+      vertex_of[x] = slot.vertex;
     });
     return vertex_of;
   }
