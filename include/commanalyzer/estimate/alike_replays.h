@@ -147,10 +147,7 @@ AlikeReplays AlikeReplays::of(const Profile& profile, const GraphVertex& graph_v
     profile.flows.for_each_replay([&](ValueId v, ValueId shift) { replays.emplace_back(v, shift); });
     if (replays.empty()) return out;
     auto first_of = [&](std::size_t p) { return phase_first(marks, p); };
-    auto end_of = [&](std::size_t p) -> ValueId {
-      return p < marks.size() ? marks[p] : static_cast<ValueId>(profile.values.count() + 1);
-    };
-    auto length = [&](std::size_t p) { return end_of(p) - first_of(p); };
+    auto length = [&](std::size_t p) { return profile.phase_end(p) - first_of(p); };
     // run_start[p]: the first iteration of the run up to p of iterations
     // as long as p whose values, offset by offset, are in the same graph
     // vertices.

@@ -231,10 +231,7 @@ struct LogicalVolumeCostModel {
     // Ends `phase`; the next costed one is `next`.
     void close_iteration(std::size_t phase, std::size_t next) {
       const ProfileT& profile = owners.profile;
-      work.close(phase,
-                 static_cast<ValueId>(next <= profile.iteration_marks.size() ? profile.iteration_marks[next - 1]
-                                                                            : profile.values.count() + 1),
-                 result, owners.repeats.weight(phase));
+      work.close(phase, profile.phase_end(next - 1), result, owners.repeats.weight(phase));
     }
 
     void flow(ValueId v, std::span<const ValueId> sources) {

@@ -160,9 +160,7 @@ IterationSignatures IterationSignatures::of(const ProfileT& profile, const Graph
   const std::size_t phases = profile.phase_count();
   if (phases < 3) return out;
   auto first_of = [&](std::size_t phase) { return phase_first(marks, phase); };
-  auto length = [&](std::size_t p) -> ValueId {
-    return (p < marks.size() ? marks[p] : static_cast<ValueId>(profile.values.count() + 1)) - first_of(p);
-  };
+  auto length = [&](std::size_t p) { return profile.phase_end(p) - first_of(p); };
   // Only an iteration as long as the one before or after it can be in a
   // run of alike ones (phase 0 and the last are never): the others are
   // not hashed, and none is where no two neighbours are as long (LULESH's

@@ -359,7 +359,10 @@ class ValueGraph {
     absl::flat_hash_map<VertexId, std::uint32_t> site_of_result;  // (site 0, unknown, names no loop)
     std::vector<bool> result(profile.vertex_count(), false);      // looked up before the map, for every flow
     for (const auto& r : recorded) {
-      if (r.site != 0 && local(r.vertex) != kAbsent) site_of_result.emplace(r.vertex, r.site), result[r.vertex] = true;
+      if (r.site != 0 && local(r.vertex) != kAbsent) {
+        site_of_result.emplace(r.vertex, r.site);
+        result[r.vertex] = true;
+      }
     }
     struct SiteCounts {
       std::size_t most_results = 0, results = 0, phase = 0;  // results per iteration

@@ -211,6 +211,11 @@ struct Profile {
         std::upper_bound(iteration_marks.begin(), iteration_marks.end(), v) - iteration_marks.begin());
   }
   std::size_t phase_count() const { return iteration_marks.size() + 1; }
+  // One past the last value of phase p: the first of the next, or past
+  // the run's last value.
+  ValueId phase_end(std::size_t p) const {
+    return p < iteration_marks.size() ? iteration_marks[p] : static_cast<ValueId>(values.count() + 1);
+  }
 
   VertexId add_vertex(Address home, std::uint32_t group = 0) {
     vertex_home.push_back(home);
