@@ -25,6 +25,7 @@
 #include "commanalyzer/estimate/recomputation.h"
 #include "commanalyzer/estimate/send_points.h"
 #include "commanalyzer/estimate/value_graph.h"
+#include "commanalyzer/record/ranked_bits.h"
 #include "commanalyzer/record/types.h"
 
 namespace commanalyzer {
@@ -104,9 +105,9 @@ class Receptions {
     const absl::flat_hash_set<std::uint64_t> extra(plan.extra.begin(), plan.extra.end());
     // Flows come in creation order, so a source's own flow, if any, has
     // been seen by the time it is read.
-    std::vector<bool> has_flow(profile_.values.count() + 1, false);
+    RankedBits has_flow(profile_.values.count() + 1);
     owners_.for_each_flow([&](ValueId v, std::span<const ValueId> sources) {
-      has_flow[v] = true;
+      has_flow.insert(v);
       const auto it = recomputed_by.find(v);
       if (it == recomputed_by.end()) return;
       const VertexId location = profile_.values.vertex(v);
@@ -114,7 +115,7 @@ class Receptions {
                                       [&](ValueId s) { return profile_.values.vertex(s) == location; });
       if (!update) return;
       for (ValueId s : sources) {
-        if (has_flow[s]) continue;
+        if (has_flow.contains(s)) continue;
         for (ProcId q : it->second) {
           const std::uint64_t k = owners_.key(s, q);
           if (delivered_.contains(k) || extra.contains(k)) set_up.insert(k);

@@ -284,28 +284,29 @@ std::vector<std::vector<ValueId>> used_by_process(const Received& received, int 
 template <class ProfileT, class Received, class Flows>
 RecordedSources sources_back_from(const ProfileT& profile, const Received& received, int procs,
                                   RecomputationLimits limits, const Flows& flows) {
-  RecordedSources sources_of(profile.values.count() + 1);
-  std::vector<bool> wanted(profile.values.count() + 1, false);
+  const std::size_t ids = profile.values.count() + 1;
+  RecordedSources sources_of(ids);
+  RankedBits wanted(ids);
   std::size_t wanted_count = 0;
   ValueId last = 0;  // the newest value wanted: the pass stops after it
   for (const auto& entry : received) {
     const auto v = static_cast<ValueId>(key_of(entry) / procs);
-    wanted_count += !wanted[v];
-    wanted[v] = true;
+    wanted_count += !wanted.contains(v);
+    wanted.insert(v);
     last = std::max(last, v);
   }
   for (int level = 0; level < limits.depth && wanted_count != 0; ++level) {
-    std::vector<bool> next(wanted.size(), false);
+    RankedBits next(ids);
     std::size_t next_count = 0;
     ValueId next_last = 0;
     for_each_flow(profile, flows, [&](ValueId v, std::span<const ValueId> sources) {
       if (v > last) return false;
-      if (!wanted[v]) return true;
+      if (!wanted.contains(v)) return true;
       sources_of.add(v, sources);
       if (sources.size() <= limits.max_sources && level + 1 < limits.depth) {
         for (ValueId s : sources) {
-          if (!next[s] && !sources_of.contains(s)) {
-            next[s] = true;
+          if (!next.contains(s) && !sources_of.contains(s)) {
+            next.insert(s);
             ++next_count;
             next_last = std::max(next_last, s);
           }

@@ -38,6 +38,7 @@
 #include "commanalyzer/estimate/phase_degrees.h"
 #include "commanalyzer/estimate/source_uses.h"
 #include "commanalyzer/record/profile.h"
+#include "commanalyzer/record/ranked_bits.h"
 #include "commanalyzer/record/types.h"
 
 namespace commanalyzer {
@@ -59,13 +60,13 @@ class ValueGraph {
     const std::vector<VertexId> vertex_of = site_vertices(profile);
     auto vertex = [&](ValueId v) { return vertex_of[values.vertex(v)]; };
     g.local_.assign(profile.vertex_count(), kAbsent);
-    std::vector<bool> exported(values.count() + 1, false);  // instance used by another vertex
+    RankedBits exported(values.count() + 1);  // instance used by another vertex
     g.source_uses_ = SourceUses(values.count() + 1);
     std::vector<std::uint32_t> exports(profile.vertex_count(), 0);
     std::vector<std::uint32_t> work(profile.vertex_count(), 0);
     auto export_instance = [&](ValueId s, VertexId source) {
-      if (!exported[s]) {
-        exported[s] = true;
+      if (!exported.contains(s)) {
+        exported.insert(s);
         ++exports[source];
       }
     };

@@ -1,39 +1,63 @@
 // A set of ids, a bit each, with the count of set bits before each 64-bit
 // word: an id's rank among those set (its number in a packed array of
-// theirs) in O(1), at a bit and a half per id of the range. What indexes
-// the recorded sources of a recomputation plan (estimate/recomputation.h)
-// and renumbers the values and vertices a profile keeps
+// theirs) in O(1). What indexes the recorded sources of a recomputation
+// plan (estimate/recomputation.h), marks the values a pass over part of a
+// run wants, and renumbers the values and vertices a profile keeps
 // (unread_set_up.h), where a hash map would take bytes per entry.
 //
 //   RankedBits kept(ids);
 //   kept.insert(7); kept.insert(3);
 //   kept.seal();        // 2: the number set
 //   kept.rank(7);       // 1: set ids below 7
+//
+// The bits are kept in pages of 4096 ids, allocated by the first insert
+// into them (a page: its bits and the rank of each word within it, 1.25
+// bits per id): a set of a few ids of each iteration (a receiver's halo)
+// takes the pages of those iterations, not a bit per id of the run.
 #ifndef COMMANALYZER_RECORD_RANKED_BITS_H_
 #define COMMANALYZER_RECORD_RANKED_BITS_H_
 
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 namespace commanalyzer {
 
 class RankedBits {
  public:
-  explicit RankedBits(std::size_t ids) : bits_((ids + 63) / 64, 0) {}
+  explicit RankedBits(std::size_t ids) : page_of_((ids + kPageIds - 1) / kPageIds, kNoPage) {}
 
-  void insert(std::uint64_t id) { bits_[id / 64] |= bit(id); }
-  bool contains(std::uint64_t id) const { return (bits_[id / 64] & bit(id)) != 0; }
+  void insert(std::uint64_t id) {
+    std::uint32_t& p = page_of_[id / kPageIds];
+    if (p == kNoPage) {
+      p = static_cast<std::uint32_t>(pages_.size());
+      pages_.emplace_back();
+    }
+    pages_[p].bits[word(id)] |= bit(id);
+  }
+  bool contains(std::uint64_t id) const {
+    const std::uint32_t p = page_of_[id / kPageIds];
+    return p != kNoPage && (pages_[p].bits[word(id)] & bit(id)) != 0;
+  }
 
   // Counts the set bits before each word (again after later inserts);
   // returns how many are set.
   std::uint32_t seal() {
-    rank_.resize(bits_.size());
+    page_rank_.resize(page_of_.size());
     std::uint32_t before = 0;
-    for (std::size_t w = 0; w < bits_.size(); ++w) {
-      rank_[w] = before;
-      before += static_cast<std::uint32_t>(std::popcount(bits_[w]));
+    for (std::size_t i = 0; i < page_of_.size(); ++i) {
+      page_rank_[i] = before;
+      if (page_of_[i] == kNoPage) continue;
+      Page& page = pages_[page_of_[i]];
+      std::uint16_t in_page = 0;
+      for (std::size_t w = 0; w < kPageWords; ++w) {
+        page.rank[w] = in_page;
+        in_page = static_cast<std::uint16_t>(in_page + std::popcount(page.bits[w]));
+      }
+      before += in_page;
     }
     return before;
   }
@@ -41,21 +65,44 @@ class RankedBits {
   // f(id) for the set ids, ascending.
   template <class F>
   void for_each(F&& f) const {
-    for (std::size_t w = 0; w < bits_.size(); ++w) {
-      for (std::uint64_t word = bits_[w]; word != 0; word &= word - 1) f(w * 64 + std::countr_zero(word));
+    for (std::size_t i = 0; i < page_of_.size(); ++i) {
+      if (page_of_[i] == kNoPage) continue;
+      const Page& page = pages_[page_of_[i]];
+      for (std::size_t w = 0; w < kPageWords; ++w) {
+        for (std::uint64_t bits = page.bits[w]; bits != 0; bits &= bits - 1) {
+          f(i * kPageIds + w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
+        }
+      }
     }
   }
 
   // The set ids below `id`. Requires seal().
   std::uint32_t rank(std::uint64_t id) const {
-    return rank_[id / 64] + static_cast<std::uint32_t>(std::popcount(bits_[id / 64] & (bit(id) - 1)));
+    const std::uint32_t p = page_of_[id / kPageIds];
+    if (p == kNoPage) return page_rank_[id / kPageIds];
+    const Page& page = pages_[p];
+    return page_rank_[id / kPageIds] + page.rank[word(id)] +
+           static_cast<std::uint32_t>(std::popcount(page.bits[word(id)] & (bit(id) - 1)));
+  }
+
+  std::size_t memory_bytes() const {
+    return pages_.size() * sizeof(Page) + page_of_.capacity() * sizeof(std::uint32_t) +
+           page_rank_.capacity() * sizeof(std::uint32_t);
   }
 
  private:
+  static constexpr std::size_t kPageIds = 4096, kPageWords = kPageIds / 64;
+  static constexpr std::uint32_t kNoPage = ~std::uint32_t{0};
+  struct Page {
+    std::array<std::uint64_t, kPageWords> bits{};
+    std::array<std::uint16_t, kPageWords> rank{};  // set bits in the page's words before each
+  };
+  static std::size_t word(std::uint64_t id) { return (id % kPageIds) / 64; }
   static std::uint64_t bit(std::uint64_t id) { return std::uint64_t{1} << (id % 64); }
 
-  std::vector<std::uint64_t> bits_;
-  std::vector<std::uint32_t> rank_;  // per word: set bits in the words before it
+  std::vector<std::uint32_t> page_of_;    // per page of ids: its Page in pages_, or kNoPage
+  std::deque<Page> pages_;                // stable: allocated one by one, never moved
+  std::vector<std::uint32_t> page_rank_;  // per page of ids: set ids in the pages before it
 };
 
 }  // namespace commanalyzer
