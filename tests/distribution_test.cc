@@ -187,6 +187,11 @@ TEST(Distribution, LocationGraphDoesNotGrowWithTimeSteps) {
   // u and v aligned: one node per (i, j) but the four corners, which no
   // stencil reads.
   EXPECT_EQ(a.locations().location_count(), 12u * 12 - 4);
+  // The census (the tool's summary line) counts the same nodes without a graph.
+  const LocationIndex::Census census = b.location_census();
+  EXPECT_EQ(census.locations, b.locations().location_count());
+  EXPECT_EQ(census.temporaries, b.locations().node_count() - b.locations().location_count());
+  EXPECT_EQ(census.classes, 1u);  // u and v, aligned
 }
 
 // y[i] = sum over a few random columns of x, read at indices from an

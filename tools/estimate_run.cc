@@ -27,13 +27,11 @@ namespace {
 
 // By location: how many array elements and temporaries the profile has to
 // distribute, on stderr, with a warning when no array holds the values.
-void log_locations(const LocationIndex& locations) {
-  std::size_t live_classes = 0;
-  for (const auto& c : locations.classes()) live_classes += c.locations != 0;
+void log_locations(const LocationIndex::Census& locations) {
   std::cerr << absl::StrFormat("[commanalyzer] locations: %d array elements in %d aligned class%s, %d temporaries\n",
-                               locations.location_count(), live_classes, live_classes == 1 ? "" : "es",
-                               locations.node_count() - locations.location_count());
-  if (locations.location_count() == 0 && locations.node_count() > 0) {
+                               locations.locations, locations.classes, locations.classes == 1 ? "" : "es",
+                               locations.temporaries);
+  if (locations.locations == 0 && locations.temporaries > 0) {
     std::cerr << "[commanalyzer] warning: no array of 1 KiB or more (heap, global or static) holds the region's "
                  "values, so no location has a fixed owner and every value is placed as a temporary; "
                  "--ownership=value partitions them as the paper does\n";
@@ -46,13 +44,14 @@ void log_locations(const LocationIndex& locations) {
 // The per-pair byte and message matrices take 16 N^2 bytes (LimitError
 // past --max-memory). Returns the counts to estimate, in the request's order.
 template <class EstimatorT>
-std::vector<int> check_process_counts(const EstimatorT& estimator, const GraphSummary& summary, const EstimateRequest& r) {
+std::vector<int> check_process_counts(const EstimatorT& estimator, const GraphSummary& summary, const EstimateRequest& r,
+                                      const LocationIndex::Census& census) {
   std::size_t units = 0;
   const char* unit_name = "value graph vertices";
   if constexpr (EstimatorT::kByLocation) {
-    units = estimator.locations().location_count();
+    units = census.locations;
     unit_name = "array elements (locations)";
-    if (units == 0) units = estimator.locations().node_count(), unit_name = "temporaries";
+    if (units == 0) units = census.temporaries, unit_name = "temporaries";
   } else {
     units = estimator.graph().vertex_count() - summary.singletons;
   }
@@ -108,8 +107,9 @@ EstimateResult estimate_with(const ProfileT& profile, const EstimateRequest& r, 
     summary.arrays.emplace_back(profile.arrays[k].bytes, profile.arrays[k].indexed_indirectly);
     summary.array_names.push_back(profile.array_label(static_cast<std::uint32_t>(k + 1)));
   }
-  if constexpr (decltype(estimator)::kByLocation) log_locations(estimator.locations());
-  const std::vector<int> procs = check_process_counts(estimator, summary, r);
+  LocationIndex::Census census;
+  if constexpr (decltype(estimator)::kByLocation) log_locations(census = estimator.location_census());
+  const std::vector<int> procs = check_process_counts(estimator, summary, r, census);
   phase = absl::StrCat("partitioning and costing ", absl::StrJoin(procs, ","), " processes");
   std::cerr << absl::StrFormat("[commanalyzer] graph built in %.1fs; partitioning and costing %d process count%s\n",
                                elapsed(), procs.size(), procs.size() == 1 ? "" : "s");

@@ -126,6 +126,12 @@ class Estimator {
   // An index is kept while counts that use it are still to be estimated
   // (estimate(procs, ...) lets each go after its last count).
   const LocationIndex& locations(int procs = 1) const { return located(procs).index; }
+  // What there is to distribute (one process: no array copied), without
+  // building a location graph no count may use.
+  LocationIndex::Census location_census() const {
+    const ArraysAt at = arrays_at(1);
+    return LocationIndex::census(graph_, singletons_, at.arrays, at.moves);
+  }
 
   // What tells the iterations of the region that repeat the one before
   // (repeated_iterations.h) for the locations of `procs` processes; a
