@@ -64,8 +64,8 @@ struct OwnerRun {
 
 // The node of each (class, offset) while a LocationIndex is built: per
 // class, a dense table by offset in steps of the gcd of the offsets used
-// (a hash map by (class, offset) missed the cache at every vertex: 3.5 s
-// of HPCCG 64^3's 7.1 M locations). A table is kept where it takes no
+// (a hash map by (class, offset) missed the cache at nearly every one of
+// HPCCG 64^3's 7.1 M locations). A table is kept where it takes no
 // more memory than the class's array (steps of 4 bytes or more) nor than
 // a hash map would for its homes (a 4-byte entry against about 32: at
 // most 8 entries per home); elsewhere slot() is null and the caller's map

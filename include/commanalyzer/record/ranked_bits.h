@@ -21,41 +21,52 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <deque>
+#include <memory>
 #include <vector>
 
 namespace commanalyzer {
 
 class RankedBits {
  public:
-  explicit RankedBits(std::size_t ids) : page_of_((ids + kPageIds - 1) / kPageIds, kNoPage) {}
+  explicit RankedBits(std::size_t ids) : pages_((ids + kPageIds - 1) / kPageIds) {}
+  RankedBits(RankedBits&&) noexcept = default;
+  RankedBits& operator=(RankedBits&&) noexcept = default;
+  RankedBits(const RankedBits& other) : pages_(other.pages_.size()), page_rank_(other.page_rank_), held_(other.held_) {
+    for (std::size_t i = 0; i < pages_.size(); ++i) {
+      if (other.pages_[i]) pages_[i] = std::make_unique<Page>(*other.pages_[i]);
+    }
+  }
+  RankedBits& operator=(const RankedBits& other) {
+    if (this != &other) *this = RankedBits(other);
+    return *this;
+  }
 
   void insert(std::uint64_t id) {
-    std::uint32_t& p = page_of_[id / kPageIds];
-    if (p == kNoPage) {
-      p = static_cast<std::uint32_t>(pages_.size());
-      pages_.emplace_back();
+    std::unique_ptr<Page>& page = pages_[id / kPageIds];
+    if (page == nullptr) [[unlikely]] {
+      page = std::make_unique<Page>();
+      ++held_;
     }
-    pages_[p].bits[word(id)] |= bit(id);
+    page->bits[word(id)] |= bit(id);
   }
   bool contains(std::uint64_t id) const {
-    const std::uint32_t p = page_of_[id / kPageIds];
-    return p != kNoPage && (pages_[p].bits[word(id)] & bit(id)) != 0;
+    const Page* page = pages_[id / kPageIds].get();
+    return page != nullptr && (page->bits[word(id)] & bit(id)) != 0;
   }
 
   // Counts the set bits before each word (again after later inserts);
   // returns how many are set.
   std::uint32_t seal() {
-    page_rank_.resize(page_of_.size());
+    page_rank_.resize(pages_.size());
     std::uint32_t before = 0;
-    for (std::size_t i = 0; i < page_of_.size(); ++i) {
+    for (std::size_t i = 0; i < pages_.size(); ++i) {
       page_rank_[i] = before;
-      if (page_of_[i] == kNoPage) continue;
-      Page& page = pages_[page_of_[i]];
+      Page* page = pages_[i].get();
+      if (page == nullptr) continue;
       std::uint16_t in_page = 0;
       for (std::size_t w = 0; w < kPageWords; ++w) {
-        page.rank[w] = in_page;
-        in_page = static_cast<std::uint16_t>(in_page + std::popcount(page.bits[w]));
+        page->rank[w] = in_page;
+        in_page = static_cast<std::uint16_t>(in_page + std::popcount(page->bits[w]));
       }
       before += in_page;
     }
@@ -65,11 +76,11 @@ class RankedBits {
   // f(id) for the set ids, ascending.
   template <class F>
   void for_each(F&& f) const {
-    for (std::size_t i = 0; i < page_of_.size(); ++i) {
-      if (page_of_[i] == kNoPage) continue;
-      const Page& page = pages_[page_of_[i]];
+    for (std::size_t i = 0; i < pages_.size(); ++i) {
+      const Page* page = pages_[i].get();
+      if (page == nullptr) continue;
       for (std::size_t w = 0; w < kPageWords; ++w) {
-        for (std::uint64_t bits = page.bits[w]; bits != 0; bits &= bits - 1) {
+        for (std::uint64_t bits = page->bits[w]; bits != 0; bits &= bits - 1) {
           f(i * kPageIds + w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
         }
       }
@@ -78,21 +89,18 @@ class RankedBits {
 
   // The set ids below `id`. Requires seal().
   std::uint32_t rank(std::uint64_t id) const {
-    const std::uint32_t p = page_of_[id / kPageIds];
-    if (p == kNoPage) return page_rank_[id / kPageIds];
-    const Page& page = pages_[p];
-    return page_rank_[id / kPageIds] + page.rank[word(id)] +
-           static_cast<std::uint32_t>(std::popcount(page.bits[word(id)] & (bit(id) - 1)));
+    const Page* page = pages_[id / kPageIds].get();
+    if (page == nullptr) return page_rank_[id / kPageIds];
+    return page_rank_[id / kPageIds] + page->rank[word(id)] +
+           static_cast<std::uint32_t>(std::popcount(page->bits[word(id)] & (bit(id) - 1)));
   }
 
   std::size_t memory_bytes() const {
-    return pages_.size() * sizeof(Page) + page_of_.capacity() * sizeof(std::uint32_t) +
-           page_rank_.capacity() * sizeof(std::uint32_t);
+    return held_ * sizeof(Page) + pages_.capacity() * sizeof(pages_[0]) + page_rank_.capacity() * sizeof(std::uint32_t);
   }
 
  private:
   static constexpr std::size_t kPageIds = 4096, kPageWords = kPageIds / 64;
-  static constexpr std::uint32_t kNoPage = ~std::uint32_t{0};
   struct Page {
     std::array<std::uint64_t, kPageWords> bits{};
     std::array<std::uint16_t, kPageWords> rank{};  // set bits in the page's words before each
@@ -100,9 +108,9 @@ class RankedBits {
   static std::size_t word(std::uint64_t id) { return (id % kPageIds) / 64; }
   static std::uint64_t bit(std::uint64_t id) { return std::uint64_t{1} << (id % 64); }
 
-  std::vector<std::uint32_t> page_of_;    // per page of ids: its Page in pages_, or kNoPage
-  std::deque<Page> pages_;                // stable: allocated one by one, never moved
-  std::vector<std::uint32_t> page_rank_;  // per page of ids: set ids in the pages before it
+  std::vector<std::unique_ptr<Page>> pages_;  // per page of ids; null: none of them set
+  std::vector<std::uint32_t> page_rank_;      // per page of ids: set ids in the pages before it
+  std::size_t held_ = 0;                      // pages allocated
 };
 
 }  // namespace commanalyzer
