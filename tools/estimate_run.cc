@@ -44,11 +44,11 @@ void log_locations(const LocationIndex::Census& locations) {
 // The per-pair byte and message matrices take 16 N^2 bytes (LimitError
 // past --max-memory). Returns the counts to estimate, in the request's order.
 template <class EstimatorT>
-std::vector<int> check_process_counts(const EstimatorT& estimator, const GraphSummary& summary, const EstimateRequest& r,
-                                      const LocationIndex::Census& census) {
+std::vector<int> check_process_counts(const EstimatorT& estimator, const GraphSummary& summary, const EstimateRequest& r) {
   std::size_t units = 0;
   const char* unit_name = "value graph vertices";
   if constexpr (EstimatorT::kByLocation) {
+    const LocationIndex::Census& census = estimator.location_census();
     units = census.locations;
     unit_name = "array elements (locations)";
     if (units == 0) units = census.temporaries, unit_name = "temporaries";
@@ -107,9 +107,8 @@ EstimateResult estimate_with(const ProfileT& profile, const EstimateRequest& r, 
     summary.arrays.emplace_back(profile.arrays[k].bytes, profile.arrays[k].indexed_indirectly);
     summary.array_names.push_back(profile.array_label(static_cast<std::uint32_t>(k + 1)));
   }
-  LocationIndex::Census census;
-  if constexpr (decltype(estimator)::kByLocation) log_locations(census = estimator.location_census());
-  const std::vector<int> procs = check_process_counts(estimator, summary, r, census);
+  if constexpr (decltype(estimator)::kByLocation) log_locations(estimator.location_census());
+  const std::vector<int> procs = check_process_counts(estimator, summary, r);
   phase = absl::StrCat("partitioning and costing ", absl::StrJoin(procs, ","), " processes");
   std::cerr << absl::StrFormat("[commanalyzer] graph built in %.1fs; partitioning and costing %d process count%s\n",
                                elapsed(), procs.size(), procs.size() == 1 ? "" : "s");

@@ -86,7 +86,7 @@ class Estimator {
         const std::vector<ProcId> owner = index.vertex_owners(candidates[i].node_owner);
         // A whole run counts the iterations that repeat the one before.
         const RepeatedIterations repeats =
-            iterations == kWholeRun ? iteration_signatures(procs).repeats(owner) : RepeatedIterations{};
+            iterations == kWholeRun ? iteration_signatures().repeats(owner) : RepeatedIterations{};
         CommEstimate e = cost_over(owner, procs, iterations, fixed, repeats);
         if (iterations != kWholeRun) {
           e = project_run(cost_over(owner, procs, iterations - 1, fixed, {}), std::move(e), profile_.iterations());
@@ -127,25 +127,31 @@ class Estimator {
   // (estimate(procs, ...) lets each go after its last count).
   const LocationIndex& locations(int procs = 1) const { return located(procs).index; }
   // What there is to distribute (one process: no array copied), without
-  // building a location graph no count may use.
-  LocationIndex::Census location_census() const {
-    const ArraysAt at = arrays_at(1);
-    return LocationIndex::census(graph_, singletons_, at.arrays, at.moves);
+  // building a location graph no count may use. Computed once.
+  const LocationIndex::Census& location_census() const {
+    std::call_once(census_once_, [&] {
+      const ArraysAt at = arrays_at(1);
+      census_ = LocationIndex::census(graph_, singletons_, at.arrays, at.moves);
+    });
+    return census_;
   }
 
   // What tells the iterations of the region that repeat the one before
-  // (repeated_iterations.h) for the locations of `procs` processes; a
-  // whole run is costed with those of its distribution counted as the one
-  // they repeat. Empty where every iteration is costed.
-  const IterationSignatures& iteration_signatures(int procs) const {
-    Located& at = located(procs);
-    std::call_once(at.signed_once, [&] {
+  // (repeated_iterations.h); a whole run is costed with those of its
+  // distribution counted as the one they repeat. Empty where every
+  // iteration is costed. One for every count: array locations are named
+  // as no count copies them, and two iterations alike at that grain are
+  // alike where a count copies some arrays too (its locations are fewer,
+  // not others).
+  const IterationSignatures& iteration_signatures() const {
+    std::call_once(signed_once_, [&] {
       if (cost_every_iteration_) return;
-      at.signatures = IterationSignatures::of(
-          profile_, graph_, [&](ValueGraph::Vertex x) { return at.index.node_of(x); },
-          [&](LocationIndex::Node n) { return n != LocationIndex::kNone && at.index.is_free(n); });
+      const LocationIndex::Census& census = location_census();
+      signatures_ = IterationSignatures::of(
+          profile_, graph_, [&](ValueGraph::Vertex x) { return census.node_of_vertex[x]; },
+          [&](LocationIndex::Node n) { return census.is_temporary(n); });
     });
-    return at.signatures;
+    return signatures_;
   }
 
   // Costs every iteration, even those that repeat the one before (to
@@ -311,12 +317,10 @@ class Estimator {
   PartitionerT partitioner_;
   Cost cost_;
   std::size_t learn_iterations_ = 0;
-  // A count's location graph and, once asked for, its iterations' signatures.
+  // A count's location graph.
   struct Located {
     explicit Located(LocationIndex built) : index(std::move(built)) {}
     LocationIndex index;
-    std::once_flag signed_once;
-    IterationSignatures signatures;
   };
   Located& located(int procs) const {
     const ArraysAt at = arrays_at(procs);
@@ -328,6 +332,9 @@ class Estimator {
     return *entry;
   }
 
+  mutable std::once_flag census_once_, signed_once_;
+  mutable LocationIndex::Census census_;
+  mutable IterationSignatures signatures_;
   mutable std::mutex locations_mutex_;
   mutable std::map<std::vector<std::uint8_t>, std::unique_ptr<Located>> locations_;  // by arrays copied
   bool cost_every_iteration_ = false;

@@ -130,17 +130,21 @@ class LocationIndex {
   }
 
   // How many locations and temporaries there are to distribute, and in how
-  // many aligned classes (those the region used): the nodes alone, without
-  // the location graph a count's index builds.
+  // many aligned classes (those the region used), and each graph vertex's
+  // node: the nodes alone, without the location graph a count's index
+  // builds.
   struct Census {
     std::size_t locations = 0, temporaries = 0, classes = 0;
+    std::vector<Node> node_of_vertex;  // kNone: a singleton's, or a private copy's
+    bool is_temporary(Node n) const { return n != kNone && n >= locations; }
   };
   template <AlignmentPolicy Alignment = AlignByExtent>
   static Census census(const ValueGraph& graph, const std::vector<std::uint8_t>& singleton,
                        const std::vector<ArrayExtent>& arrays, const std::vector<ArrayMove>& moves = {},
                        Alignment alignment = {}) {
-    const LocationIndex index = nodes_of(graph, singleton, arrays, moves, alignment);
-    Census c{index.location_count(), index.node_count() - index.location_count(), 0};
+    LocationIndex index = nodes_of(graph, singleton, arrays, moves, alignment);
+    Census c{index.location_count(), index.node_count() - index.location_count(), 0,
+             std::move(index.node_of_vertex_)};
     for (const ArrayClass& cls : index.classes_) c.classes += cls.locations != 0;
     return c;
   }
