@@ -3,8 +3,11 @@
 # (examples/heat2d/heat2d_seq.c, -O2) at one grid and 25, 50, 100 and 200
 # steps. Per step count: the instrumented run, the profile's size, and
 # `commanalyzer estimate PROFILE --procs 16` (its progress lines split the
-# time into building the graphs and partitioning + costing). One run each;
-# seconds of wall time.
+# time into building the graphs and partitioning + costing), and the peak
+# resident set of each. One run each; seconds of wall time. Ends with what
+# doubling the steps from 100 to 200 does to the analysis (the run and the
+# estimate): its time at most doubles, its peak (the larger of the two)
+# stays within 5 % (the real-size issue's bounds).
 #
 # Usage: bench/steps_scaling.sh [--quick]
 #   --quick: a 128^2 grid (default 512^2). Writes bench/results/steps_scaling.md
@@ -32,8 +35,8 @@ $quick && out=bench/results/steps_scaling_quick.md
   echo "Heat2D ${side}^2, -O2; one run per row, seconds of wall time. graph: reading the profile and building the"
   echo "value and location graphs; costing: partitioning and costing the candidates for 16 processes."
   echo
-  echo "| steps | instrumented s | profile MiB | estimate s | graph s | costing s | peak GiB |"
-  echo "|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| steps | instrumented s | run peak MiB | profile MiB | estimate s | graph s | costing s | estimate peak MiB |"
+  echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
 } >"$work/report"
 for steps in 25 50 100 200; do
   echo "[steps_scaling] $steps steps" >&2
@@ -43,11 +46,19 @@ for steps in 25 50 100 200; do
   graph=$(sed -n 's/.*graph built in \([0-9.]*\)s.*/\1/p' "$work/err")
   estimated=$(sed -n 's/.*estimated in \([0-9.]*\)s.*/\1/p' "$work/err")
   read -r total kib <"$work/m_estimate"
-  awk -v steps="$steps" -v run="$(cut -d' ' -f1 "$work/m_run")" -v bytes="$(stat -c %s "$work/p.profile")" \
+  read -r run run_kib <"$work/m_run"
+  awk -v steps="$steps" -v run="$run" -v run_kib="$run_kib" -v bytes="$(stat -c %s "$work/p.profile")" \
       -v total="$total" -v graph="$graph" -v estimated="$estimated" -v kib="$kib" \
-      'BEGIN { printf "| %d | %.2f | %.1f | %.2f | %.1f | %.1f | %.2f |\n",
-               steps, run, bytes / 1048576, total, total - (estimated - graph), estimated - graph, kib / 1048576 }' \
+      'BEGIN { printf "| %d | %.2f | %.1f | %.1f | %.2f | %.1f | %.1f | %.1f |\n",
+               steps, run, run_kib / 1024, bytes / 1048576, total, total - (estimated - graph), estimated - graph, kib / 1024 }' \
     >>"$work/report"
+  echo "$steps $run $run_kib $total $kib" >>"$work/rows"
 done
+# Doubling 100 -> 200 steps: the analysis's time (run + estimate) and peak.
+awk '$1 == 100 { t1 = $2 + $4; p1 = ($3 > $5 ? $3 : $5) } $1 == 200 { t2 = $2 + $4; p2 = ($3 > $5 ? $3 : $5) }
+     END { growth = 100 * (p2 / p1 - 1)
+           printf "\nDoubling the steps (100 -> 200): the analysis (run + estimate) takes %.2fx the time (at most 2x: %s), ", t2 / t1, t2 <= 2 * t1 ? "met" : "not met"
+           printf "its peak (the larger of the run'"'"'s and the estimate'"'"'s) grows by %.1f %% (at most 5 %%: %s).\n", growth, growth <= 5 ? "met" : "not met" }' \
+  "$work/rows" >>"$work/report"
 mv "$work/report" "$out"
 cat "$out"
