@@ -118,9 +118,10 @@ class FlowNetwork {
 // The recorded sources of chosen values, by ValueId. Looked up for every
 // source of every used value, in near-ascending order, so by position, not
 // by hash: a bit per recorded value says whether it has a list, and its
-// rank is the list's number (RankedBits: 1.5 bits per value of the run
-// instead of a 4-byte slot: the index no longer outweighs the lists it
-// finds). The lists (millions)
+// rank is the list's number (RankedBits: 1.25 bits per value of the
+// pages of 4096 values that hold a list, instead of a 4-byte slot per
+// value: the index does not outweigh the lists it finds, nor grow with
+// the iterations not costed). The lists (millions)
 // are packed into blocks of a fixed size, allocated as they fill: one
 // growing array would copy itself at every doubling and hold up to three
 // times the lists at its peak. Lists are added in any order; seal()

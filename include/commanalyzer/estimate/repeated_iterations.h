@@ -121,10 +121,11 @@ inline std::uint64_t mix(std::uint64_t h, std::uint64_t x) {
 
 }  // namespace repeated_iterations_internal
 
-// The phases' signatures, computed once for the locations of a
-// LocationIndex: `node_of(x)` is ValueGraph vertex x's node, `temporary(n)`
-// whether node n is a temporary (placed vertex by vertex, not a location
-// with one owner). Array locations are named by their node, as every
+// The phases' signatures, computed once for the locations of an estimate
+// (LocationIndex::Census: no array copied, so they hold for every count):
+// `node_of(x)` is ValueGraph vertex x's node, `temporary(n)` whether node
+// n is a temporary (placed vertex by vertex, not a location with one
+// owner). Array locations are named by their node, as every
 // distribution of them gives a location one owner; a temporary's owner is
 // checked per distribution (repeats()).
 class IterationSignatures {
