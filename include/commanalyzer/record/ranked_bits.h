@@ -41,6 +41,11 @@ class RankedBits {
     return *this;
   }
 
+  // Room for ids below `ids` as well (an empty set grown as it is marked).
+  void grow_to(std::size_t ids) {
+    if (ids > pages_.size() * kPageIds) pages_.resize((ids + kPageIds - 1) / kPageIds);
+  }
+
   void insert(std::uint64_t id) {
     std::unique_ptr<Page>& page = pages_[id / kPageIds];
     if (page == nullptr) [[unlikely]] {

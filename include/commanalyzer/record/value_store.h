@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "commanalyzer/record/big_array.h"
+#include "commanalyzer/record/ranked_bits.h"
 #include "commanalyzer/record/types.h"
 
 namespace commanalyzer {
@@ -350,22 +351,22 @@ class LiveCounts {
 };
 
 // A bit per value: held by some location when the analyzer finished
-// (MarksLiveAtEnd).
+// (MarksLiveAtEnd). In pages (RankedBits): the values held at the end are
+// mostly the last iteration's, so the pages of the others are never made.
 class LiveAtEnd {
  public:
   void push_back() {}  // a new value is unmarked; the bits grow when marked
-  std::uint8_t operator[](std::size_t i) const {
-    return i / 64 < bits_.size() && (bits_[i / 64] >> (i % 64) & 1) != 0 ? 1 : 0;
-  }
+  std::uint8_t operator[](std::size_t i) const { return i < ids_ && bits_.contains(i) ? 1 : 0; }
   void mark(std::size_t i) {
-    if (i / 64 >= bits_.size()) bits_.resize(i / 64 + 1, 0);
-    bits_[i / 64] |= std::uint64_t{1} << (i % 64);
+    if (i >= ids_) bits_.grow_to(ids_ = std::max(i + 1, 2 * ids_));
+    bits_.insert(i);
   }
-  void reset() { bits_.clear(); }
-  std::size_t memory_bytes() const { return bits_.capacity() * sizeof(std::uint64_t); }
+  void reset() { *this = {}; }
+  std::size_t memory_bytes() const { return bits_.memory_bytes(); }
 
  private:
-  std::vector<std::uint64_t> bits_;
+  RankedBits bits_{0};
+  std::size_t ids_ = 0;  // ids below this have a page slot
 };
 
 // Structure of arrays: size and input flag in one byte, liveness (Liveness:
