@@ -183,47 +183,30 @@ class RecordedSources {
   std::size_t room_ = 0;
 };
 
-// Two flags per value of the run, two bits each value, set for one
-// receiver's used values and cleared after it. Only the pages of 4096
-// values (1 KiB; the value store's block) that hold a mark are allocated:
-// a receiver uses a few values of each iteration, its halo, so a dense
-// array for the whole run (2 bits per instance; 211 MB at Heat2D 2048^2 x
-// 200 steps, one per thread) outweighed the rest of the plan and grew
-// with the steps.
+// Two flags per value of the run, set for one receiver's used values and
+// cleared after it: RankedBits pages, so only the pages of 4096 values
+// that hold a mark are allocated (a receiver uses a few values of each
+// iteration, its halo; a dense array for the whole run, 2 bits per
+// instance, took 211 MB at Heat2D 2048^2 x 200 steps, one per thread).
 class ValueMarks {
  public:
-  explicit ValueMarks(std::size_t values) : pages_((values + kPageValues - 1) / kPageValues) {}
+  explicit ValueMarks(std::size_t values) : flag_{RankedBits(values), RankedBits(values)} {}
   std::uint8_t operator[](ValueId v) const {
-    const std::uint64_t* page = pages_[v / kPageValues].get();
-    return page == nullptr ? 0 : static_cast<std::uint8_t>((page[word(v)] >> shift(v)) & 3);
+    return static_cast<std::uint8_t>((flag_[0].contains(v) ? 1 : 0) | (flag_[1].contains(v) ? 2 : 0));
   }
   void set(ValueId v, std::uint8_t flags) {
-    std::unique_ptr<std::uint64_t[]>& page = pages_[v / kPageValues];
-    if (page == nullptr) {
-      page = std::make_unique<std::uint64_t[]>(kPageWords);  // zeroed
-      touched_.push_back(v / kPageValues);
-    }
-    page[word(v)] |= std::uint64_t{flags} << shift(v);
-  }
-  void clear(ValueId v) {
-    if (std::uint64_t* page = pages_[v / kPageValues].get()) page[word(v)] &= ~(std::uint64_t{3} << shift(v));
+    if ((flags & 1) != 0) flag_[0].insert(v);
+    if ((flags & 2) != 0) flag_[1].insert(v);
   }
   // Every mark cleared, every page given back (after a receiver).
   void clear_all() {
-    for (const std::size_t p : touched_) pages_[p].reset();
-    touched_.clear();
+    flag_[0].clear();
+    flag_[1].clear();
   }
-  std::size_t memory_bytes() const {
-    return pages_.capacity() * sizeof(pages_[0]) + touched_.capacity() * sizeof(std::size_t) +
-           touched_.size() * kPageWords * sizeof(std::uint64_t);
-  }
+  std::size_t memory_bytes() const { return flag_[0].memory_bytes() + flag_[1].memory_bytes(); }
 
  private:
-  static constexpr std::size_t kPageValues = 4096, kPageWords = kPageValues / 32;
-  static std::size_t word(ValueId v) { return (v % kPageValues) / 32; }
-  static unsigned shift(ValueId v) { return 2 * (v % 32); }
-  std::vector<std::unique_ptr<std::uint64_t[]>> pages_;  // null: no mark on the page
-  std::vector<std::size_t> touched_;                     // the pages allocated
+  RankedBits flag_[2];
 };
 
 }  // namespace recomputation_internal

@@ -46,6 +46,13 @@ class RankedBits {
     if (ids > pages_.size() * kPageIds) pages_.resize((ids + kPageIds - 1) / kPageIds);
   }
 
+  // Every id unset, every page given back.
+  void clear() {
+    for (auto& page : pages_) page.reset();
+    page_rank_.clear();
+    held_ = 0;
+  }
+
   void insert(std::uint64_t id) {
     std::unique_ptr<Page>& page = pages_[id / kPageIds];
     if (page == nullptr) [[unlikely]] {
