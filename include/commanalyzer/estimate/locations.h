@@ -317,18 +317,42 @@ class LocationIndex {
   }
 
   // The owner map of every array as runs of consecutive elements (of the
-  // elements the region touched) with one owner.
+  // elements the region touched) with one owner. Per class, its nodes in
+  // element order: placed by element where the class's elements are at
+  // most 8 per node (LocationTable's rule), else sorted (a location is one
+  // (class, element), so no two tie).
   std::vector<OwnerRun> owner_runs(const std::vector<ProcId>& node_owner) const {
-    std::vector<std::tuple<std::uint32_t, std::uint64_t, ProcId>> cells;  // (class, element, owner)
-    for (Node n = 0; n < locations_; ++n) cells.emplace_back(class_[n], element(n), node_owner[n]);
-    std::sort(cells.begin(), cells.end());
+    std::vector<std::size_t> first(classes_.size() + 1, 0);
+    for (Node n = 0; n < locations_; ++n) ++first[class_[n] + 1];
+    for (std::size_t c = 0; c < classes_.size(); ++c) first[c + 1] += first[c];
+    std::vector<std::pair<std::uint64_t, Node>> cells(locations_);  // (element, node), by class
+    {
+      std::vector<std::size_t> next(first.begin(), first.end() - 1);
+      for (Node n = 0; n < locations_; ++n) cells[next[class_[n]]++] = {element(n), n};
+    }
     std::vector<OwnerRun> runs;
-    for (std::size_t i = 0; i < cells.size();) {
-      const auto [c, first, rank] = cells[i];
-      std::size_t j = i + 1;
-      while (j < cells.size() && std::get<0>(cells[j]) == c && std::get<2>(cells[j]) == rank) ++j;
-      for (std::uint32_t array : classes_[c].arrays) runs.push_back({array, first, std::get<1>(cells[j - 1]), rank});
-      i = j;
+    std::vector<Node> by_element;
+    for (std::uint32_t c = 0; c < classes_.size(); ++c) {
+      const auto begin = cells.begin() + static_cast<std::ptrdiff_t>(first[c]);
+      const auto end = cells.begin() + static_cast<std::ptrdiff_t>(first[c + 1]);
+      const std::uint64_t elements = classes_[c].elements() + 1;
+      if (elements <= 8 * static_cast<std::uint64_t>(end - begin)) {
+        by_element.assign(elements, kNone);
+        for (auto i = begin; i != end; ++i) by_element[i->first] = i->second;
+        auto out = begin;
+        for (std::uint64_t e = 0; e < elements; ++e) {
+          if (by_element[e] != kNone) *out++ = {e, by_element[e]};
+        }
+      } else {
+        std::sort(begin, end);
+      }
+      for (auto i = begin; i != end;) {
+        const ProcId rank = node_owner[i->second];
+        auto j = i + 1;
+        while (j != end && node_owner[j->second] == rank) ++j;
+        for (std::uint32_t array : classes_[c].arrays) runs.push_back({array, i->first, (j - 1)->first, rank});
+        i = j;
+      }
     }
     std::sort(runs.begin(), runs.end(), [](const OwnerRun& a, const OwnerRun& b) {
       return std::tie(a.array, a.first) < std::tie(b.array, b.first);
