@@ -125,7 +125,7 @@ class Estimator {
   // default). Counts that copy the same arrays share one graph.
   // An index is kept while counts that use it are still to be estimated
   // (estimate(procs, ...) lets each go after its last count).
-  const LocationIndex& locations(int procs = 1) const { return located(procs).index; }
+  const LocationIndex& locations(int procs = 1) const { return located(procs); }
   // What there is to distribute (one process: no array copied), without
   // building a location graph no count may use. Computed once.
   const LocationIndex::Census& location_census() const {
@@ -317,17 +317,13 @@ class Estimator {
   PartitionerT partitioner_;
   Cost cost_;
   std::size_t learn_iterations_ = 0;
-  // A count's location graph.
-  struct Located {
-    explicit Located(LocationIndex built) : index(std::move(built)) {}
-    LocationIndex index;
-  };
-  Located& located(int procs) const {
+  // A count's location graph (counts that copy the same arrays share one).
+  LocationIndex& located(int procs) const {
     const ArraysAt at = arrays_at(procs);
     std::lock_guard<std::mutex> lock(locations_mutex_);
-    std::unique_ptr<Located>& entry = locations_[at.copied];
+    std::unique_ptr<LocationIndex>& entry = locations_[at.copied];
     if (entry == nullptr) {
-      entry = std::make_unique<Located>(LocationIndex::build(graph_, singletons_, at.arrays, at.moves));
+      entry = std::make_unique<LocationIndex>(LocationIndex::build(graph_, singletons_, at.arrays, at.moves));
     }
     return *entry;
   }
@@ -336,7 +332,7 @@ class Estimator {
   mutable LocationIndex::Census census_;
   mutable IterationSignatures signatures_;
   mutable std::mutex locations_mutex_;
-  mutable std::map<std::vector<std::uint8_t>, std::unique_ptr<Located>> locations_;  // by arrays copied
+  mutable std::map<std::vector<std::uint8_t>, std::unique_ptr<LocationIndex>> locations_;  // by arrays copied
   bool cost_every_iteration_ = false;
 };
 

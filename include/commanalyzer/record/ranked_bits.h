@@ -43,8 +43,10 @@ class RankedBits {
 
   // Room for ids below `ids` as well (an empty set grown as it is marked).
   void grow_to(std::size_t ids) {
-    if (ids > pages_.size() * kPageIds) pages_.resize((ids + kPageIds - 1) / kPageIds);
+    if (ids > room()) pages_.resize((ids + kPageIds - 1) / kPageIds);
   }
+  // Ids below this may be asked about.
+  std::size_t room() const { return pages_.size() * kPageIds; }
 
   // Every id unset, every page given back.
   void clear() {

@@ -356,9 +356,9 @@ class LiveCounts {
 class LiveAtEnd {
  public:
   void push_back() {}  // a new value is unmarked; the bits grow when marked
-  std::uint8_t operator[](std::size_t i) const { return i < ids_ && bits_.contains(i) ? 1 : 0; }
+  std::uint8_t operator[](std::size_t i) const { return i < bits_.room() && bits_.contains(i) ? 1 : 0; }
   void mark(std::size_t i) {
-    if (i >= ids_) bits_.grow_to(ids_ = std::max(i + 1, 2 * ids_));
+    bits_.grow_to(i + 1);  // the page table grows by doubling (std::vector)
     bits_.insert(i);
   }
   void reset() { *this = {}; }
@@ -366,7 +366,6 @@ class LiveAtEnd {
 
  private:
   RankedBits bits_{0};
-  std::size_t ids_ = 0;  // ids below this have a page slot
 };
 
 // Structure of arrays: size and input flag in one byte, liveness (Liveness:
