@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <cmath>
 #include <map>
 #include <tuple>
 #include <numeric>
 #include <set>
 #include <sstream>
+#include <string>
 #include <vector>
 
 #include "commanalyzer/record/analyzer.h"
@@ -101,6 +103,30 @@ TEST(OwnerMapPartitioner, RejectsOwnersOutOfRange) {
   const ValueGraph g = stencil_graph(6, a);
   const OwnerMapPartitioner bad{[](Address, int n) -> ProcId { return n; }};
   EXPECT_THROW(bad.partition(g, std::vector<std::uint8_t>(g.vertex_count(), 0), 2), std::out_of_range);
+}
+
+// What METIS prints from inside a bisection ("\t***Cannot bisect a graph
+// with 0 vertices!", LULESH 2.0's location graph) goes to standard error
+// as a note; the report's own lines before and after stay on stdout, in
+// order.
+TEST(LibraryOutput, GoesToStandardErrorNotTheReport) {
+  ::testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStderr();
+  std::printf("before\n");
+  {
+    LibraryOutputToStderr note("METIS");
+    std::printf("\t***Cannot bisect a graph with 0 vertices!\n\t***You are trying to partition a graph into too many parts!\n");
+    std::printf("no newline");
+  }
+  std::printf("after\n");
+  std::fflush(stdout);
+  const std::string out = ::testing::internal::GetCapturedStdout();
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(out, "before\nafter\n");
+  EXPECT_EQ(err,
+            "[commanalyzer] METIS: Cannot bisect a graph with 0 vertices!\n"
+            "[commanalyzer] METIS: You are trying to partition a graph into too many parts!\n"
+            "[commanalyzer] METIS: no newline\n");
 }
 
 TEST(ValueGraph, EdgesCountUsesAndGraphvizNamesThem) {

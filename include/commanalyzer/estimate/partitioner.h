@@ -18,8 +18,9 @@
 #include <utility>
 #include <vector>
 
-#include "commanalyzer/record/types.h"
+#include "commanalyzer/estimate/library_output.h"
 #include "commanalyzer/estimate/value_graph.h"
+#include "commanalyzer/record/types.h"
 
 namespace commanalyzer {
 
@@ -111,11 +112,13 @@ inline std::vector<idx_t> metis_kway(MetisGraph& g, int nparts, const MetisOptio
   std::vector<idx_t> part(static_cast<std::size_t>(n), 0);
   if (nparts == 1 || n == 0) return part;
   const auto metis = o.recursive_bisection ? METIS_PartGraphRecursive : METIS_PartGraphKway;
-  std::unique_lock<std::mutex> lock(metis_mutex());
-  const int status = metis(&n, &ncon, g.xadj.data(), g.adjncy.data(), g.vwgt.data(),
-                           o.volume ? g.vsize.data() : nullptr, g.adjwgt.data(), &parts,
-                           /*tpwgts=*/nullptr, ubvec.data(), options, &objval, part.data());
-  lock.unlock();
+  int status = METIS_OK;
+  {
+    std::lock_guard<std::mutex> lock(metis_mutex());
+    LibraryOutputToStderr note("METIS");  // its notes off the report
+    status = metis(&n, &ncon, g.xadj.data(), g.adjncy.data(), g.vwgt.data(), o.volume ? g.vsize.data() : nullptr,
+                   g.adjwgt.data(), &parts, /*tpwgts=*/nullptr, ubvec.data(), options, &objval, part.data());
+  }
   if (status != METIS_OK) {
     throw std::runtime_error("commanalyzer: METIS partitioning failed with status " + std::to_string(status));
   }
