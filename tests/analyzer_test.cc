@@ -369,6 +369,60 @@ TYPED_TEST(UnreadSetUp, FinishDropsTheSetUpValuesTheRegionDoesNotRead) {
   EXPECT_EQ(p.site_of(3), p.site_of(2));
 }
 
+// The region's values, copied 64 at a time at the end of the run where
+// they have one size: each keeps its size, input flag and vertex (moved
+// down past the set-up's dropped vertices), and those held at the end stay
+// outputs, in both kinds of store.
+TYPED_TEST(UnreadSetUp, ManyRegionValuesKeepTheirSizesVerticesAndKinds) {
+  Analyzer<PagedShadowMemory<>, UnionDagSlicer, CoalesceExclusiveUpdates, TypeParam, VarintFlowStore> a;
+  const Array u{0x1000}, scratch{0x8000}, x{0x100000}, y{0x200000};
+  for (std::uint64_t i = 0; i < 100; ++i) {  // read by no one: dropped, vertices and all
+    a.store(scratch.at(i % 4), 8, a.compute(a.load(scratch.at(4 + i % 4), 8)));
+  }
+  constexpr std::uint64_t n = 10000;
+  // x (8-byte values) and y (4-byte) set up, one vertex per element, which
+  // the region's updates keep.
+  for (std::uint64_t i = 0; i < n; ++i) a.store(x.at(i), 8, a.compute(a.load(u.at(i % 8), 8)));
+  for (std::uint64_t i = 0; i < n; ++i) a.store(y.at(i), 4, a.compute(a.load(u.at(i % 8), 8)));
+  a.region_begin();
+  struct Seen {
+    ValueId value;
+    std::uint32_t size;
+    Address home;
+  };
+  std::vector<Seen> seen;
+  for (int t = 0; t < 2; ++t) {
+    for (std::uint64_t i = 0; i < n; ++i) {
+      // Runs of one size (the store's size column is uniform in blocks of
+      // 4096 values: these have some), and blocks of both.
+      const bool wide = i < 9000;
+      const Address at = wide ? x.at(i) : y.at(i);
+      const std::uint32_t size = wide ? 8 : 4;
+      a.store(at, size, a.compute(a.load(at, size)));
+      const auto& p = a.profile();
+      const ValueId v = a.value_at(at);
+      seen.push_back({v, p.values.size_bytes(v), p.vertex_home[p.values.vertex(v)]});
+    }
+    a.iteration();
+  }
+  a.region_end();
+  const std::size_t values_before = a.profile().values.count();
+  const std::size_t vertices_before = a.profile().vertex_count();
+  a.finish();
+  const auto& p = a.profile();
+  ASSERT_LT(p.vertex_count(), vertices_before);  // vertices renumbered, not only values
+  const ValueId shift = static_cast<ValueId>(values_before - p.values.count());
+  ASSERT_GE(shift, 100u);
+  for (std::size_t k = 0; k < seen.size(); ++k) {
+    const ValueId v = seen[k].value - shift;
+    ASSERT_EQ(p.values.size_bytes(v), seen[k].size) << k;
+    ASSERT_FALSE(p.values.is_input(v)) << k;
+    ASSERT_EQ(p.vertex_home[p.values.vertex(v)], seen[k].home) << k;
+    // The last step's values are what x and y hold at the end.
+    ASSERT_EQ(p.values.kind(v), k >= n ? ValueKind::kOutput : ValueKind::kIntermediate) << k;
+  }
+}
+
 // A pass's cursor agrees with phase_of on values met in order, on values
 // that skip several phases, and on a step back to an earlier value.
 TEST(PhaseCursor, AgreesWithPhaseOf) {

@@ -362,6 +362,11 @@ class LiveAtEnd {
     bits_.insert(i);
   }
   void reset() { *this = {}; }
+  // f(i) for the marked values, ascending.
+  template <class F>
+  void for_each(F&& f) const {
+    bits_.for_each(f);
+  }
   std::size_t memory_bytes() const { return bits_.memory_bytes(); }
 
  private:
@@ -469,6 +474,13 @@ class BasicCompactValueStore {
     requires(!kCounts)
   {
     live_.mark(v);
+  }
+  // f(v) for the values marked live, ascending.
+  template <class F>
+  void for_each_live(F&& f) const
+    requires(!kCounts)
+  {
+    live_.for_each([&](std::size_t i) { f(static_cast<ValueId>(i)); });
   }
 
   ValueKind kind(ValueId v) const {
