@@ -353,6 +353,7 @@ class Analyzer {
   // be used after.
   void finish() {
     region_end();
+    if constexpr (requires { profile_.flows.settle(); }) profile_.flows.settle();
     arrays_.fuse_row_tables(profile_);
     if constexpr (!kCountsCopies) {
       profile_.values.reset_live();

@@ -238,8 +238,38 @@ class VarintFlowStore {
  public:
   void append(ValueId v, std::span<const ValueId> sources) {
     if (!renumbering_.none()) [[unlikely]] code_renumbered();
+    ++flows_;
+    source_total_ += sources.size();
+    if (iteration_.alike) {
+      // While an iteration repeats the one it is compared with, its chains
+      // are counted, not coded: most such iterations end as a replay, and
+      // coding them only to drop the code took a tenth of a Heat2D run.
+      if (iteration_.matches(*this, v, sources)) return;
+      settle();  // it differs: its chains so far are coded, then this one
+    }
+    code(v, sources);
+  }
+
+  // Codes the chains an iteration has repeated so far (counted by append,
+  // not coded): the iteration is no longer compared. Readers see them
+  // either way; a writer of the code calls this first.
+  void settle() {
+    Iteration& now = iteration_;
+    if (!now.alike) return;
+    now.alike = false;
+    ReplayCursor<flow_code::Decoder> chains(replays_.refs.back(), now.shift, replays_.threshold);
+    for (std::uint64_t c = 0; c < now.matched; ++c) {
+      const std::span<const ValueId> sources = chains.next([&](std::size_t& pos) { return get(pos); });
+      code(chains.value(), sources);
+    }
+  }
+  // No chain counted but not coded (settle()).
+  bool settled() const { return !iteration_.alike || iteration_.matched == 0; }
+
+ private:
+  // Codes one chain after the last one coded.
+  void code(ValueId v, std::span<const ValueId> sources) {
     if (v <= last_value_) throw std::invalid_argument("commanalyzer: value-flow chains must come in creation order");
-    if (iteration_.alike) iteration_.alike = iteration_.matches(*this, v, sources);
     const ValueId delta = v - last_value_;
     bool repeat = !sources.empty() && sources.size() == previous_.size();
     const ValueId step = shift_ + delta;
@@ -300,10 +330,10 @@ class VarintFlowStore {
       run_start_ = kNoRun;
     }
     last_value_ = v;
-    ++flows_;
     ++coded_;
-    source_total_ += sources.size();
   }
+
+ public:
 
   // The iteration that began at the last call ends here, and one whose
   // first value is `first` begins. The one ending is coded as a replay if
@@ -314,20 +344,18 @@ class VarintFlowStore {
     if (!renumbering_.none()) [[unlikely]] code_renumbered();
     if (replays_.threshold == 0) replays_.threshold = first;
     Iteration& now = iteration_;
-    const std::uint64_t chains = coded_ - now.start.index;
-    if (now.open && now.alike && chains == now.ref_chains && chains != 0) {
-      // Back to where it began: the next chain is coded after the one before it.
-      bytes_.truncate(now.start.pos);
-      coded_ = now.start.index;
-      last_value_ = now.start.value;
-      previous_ = now.start.sources;
-      shift_ = 0;
-      replays_.replays.push_back({coded_, static_cast<std::uint32_t>(replays_.refs.size() - 1), chains,
+    if (now.open && now.alike && now.matched == now.ref_chains && now.matched != 0) {
+      // Nothing of it was coded: the next chain is coded after the one before it.
+      replays_.replays.push_back({coded_, static_cast<std::uint32_t>(replays_.refs.size() - 1), now.matched,
                                   source_total_ - now.sources_at_start, now.shift});
-    } else if (now.open && chains != 0) {
-      now.ref_first = now.first;
-      now.ref_chains = chains;
-      replays_.refs.push_back(std::move(now.start));
+    } else {
+      settle();  // it repeated the start of the one before only
+      const std::uint64_t chains = coded_ - now.start.index;
+      if (now.open && chains != 0) {
+        now.ref_first = now.first;
+        now.ref_chains = chains;
+        replays_.refs.push_back(std::move(now.start));
+      }
     }
     now.open = true;
     now.start = here();
@@ -337,7 +365,7 @@ class VarintFlowStore {
     if (now.alike) {
       now.shift = first - now.ref_first;
       now.reference = ReplayCursor<flow_code::Decoder>(replays_.refs.back(), now.shift, replays_.threshold);
-      now.compared = 0;
+      now.matched = 0;
     }
   }
 
@@ -456,7 +484,11 @@ class VarintFlowStore {
     for (const FlowReplay& r : replays_.replays) {
       if (!coded_until(r.at) || !replays_.replay<flow_code::Decoder>(r, get_at, f, skip)) return;
     }
-    coded_until(coded_);
+    if (!coded_until(coded_) || settled()) return;
+    // The chains of the iteration under way, as its reference's (settle()).
+    const FlowReplay pending{coded_, static_cast<std::uint32_t>(replays_.refs.size() - 1), iteration_.matched, 0,
+                             iteration_.shift};
+    replays_.replay<flow_code::Decoder>(pending, get_at, f, [](ValueId) { return false; });
   }
 
   // Where the next chain will be coded, a record starting there.
@@ -478,13 +510,16 @@ class VarintFlowStore {
     ValueId ref_first = 0;
     std::uint64_t ref_chains = 0;
     ReplayCursor<flow_code::Decoder> reference;  // its chains read back, shifted
-    std::uint64_t compared = 0;
+    std::uint64_t matched = 0;  // chains so far, each the reference's (counted, not coded)
 
     bool matches(const VarintFlowStore& store, ValueId v, std::span<const ValueId> chain) {
-      if (compared == ref_chains) return false;
-      ++compared;
+      if (matched == ref_chains) return false;
       const std::span<const ValueId> expected = reference.next([&](std::size_t& pos) { return store.get(pos); });
-      return v == reference.value() && std::equal(chain.begin(), chain.end(), expected.begin(), expected.end());
+      if (v != reference.value() || !std::equal(chain.begin(), chain.end(), expected.begin(), expected.end())) {
+        return false;
+      }
+      ++matched;
+      return true;
     }
   };
 

@@ -517,6 +517,14 @@ inline void write_renumbering(Writer& w, const SetUpRenumbering& renumbering) {
 template <class Flows>
 void write_flows(Writer& w, const Flows& flows) {
   if constexpr (profile_io_internal::HasVarintCode<Flows>) {
+    if constexpr (requires { flows.settled(); }) {
+      if (!flows.settled()) {  // an iteration under way, not all coded yet (Analyzer::finish settles it)
+        Flows settled = flows;
+        settled.settle();
+        write_flows(w, settled);
+        return;
+      }
+    }
     const FlowReplays& replays = flows.replays();
     std::uint64_t replayed_sources = 0;
     for (const FlowReplay& r : replays.replays) replayed_sources += r.sources;
