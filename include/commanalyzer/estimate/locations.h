@@ -62,15 +62,20 @@ struct OwnerRun {
   bool operator==(const OwnerRun&) const = default;
 };
 
+// A dense table by position (a 4-byte slot each) stands in for a hash map
+// or a sort where it has at most this many slots per item it holds: a
+// hash map's entry takes about 32 bytes, and a sort reads each item about
+// log2(items) times (LocationTable, LocationIndex::owner_runs).
+inline constexpr std::uint64_t kDenseSlotsPerItem = 8;
+
 // The node of each (class, offset) while a LocationIndex is built: per
 // class, a dense table by offset in steps of the gcd of the offsets used
 // (a hash map by (class, offset) missed the cache at nearly every one of
 // HPCCG 64^3's 7.1 M locations). A table is kept where it takes no
 // more memory than the class's array (steps of 4 bytes or more) nor than
-// a hash map would for its homes (a 4-byte entry against about 32: at
-// most 8 entries per home); elsewhere slot() is null and the caller's map
-// does. One pass over the vertices' homes, given as
-// for_each_home(f(class, offset)), finds the steps.
+// a hash map would for its homes (kDenseSlotsPerItem); elsewhere slot()
+// is null and the caller's map does. One pass over the vertices' homes,
+// given as for_each_home(f(class, offset)), finds the steps.
 class LocationTable {
  public:
   using Node = std::uint32_t;
@@ -87,7 +92,9 @@ class LocationTable {
     for (std::size_t c = 0; c < classes.size(); ++c) {
       if (step_[c] == 0) step_[c] = classes[c].bytes == 0 ? 1 : classes[c].bytes;  // offset 0 alone
       const std::uint64_t entries = classes[c].bytes / step_[c] + 1;
-      if (homes[c] != 0 && step_[c] >= sizeof(Node) && entries <= 8 * homes[c]) table_[c].assign(entries, kNone);
+      if (homes[c] != 0 && step_[c] >= sizeof(Node) && entries <= kDenseSlotsPerItem * homes[c]) {
+        table_[c].assign(entries, kNone);
+      }
     }
   }
 
@@ -319,7 +326,7 @@ class LocationIndex {
   // The owner map of every array as runs of consecutive elements (of the
   // elements the region touched) with one owner. Per class, its nodes in
   // element order: placed by element where the class's elements are at
-  // most 8 per node (LocationTable's rule), else sorted (a location is one
+  // most kDenseSlotsPerItem per node, else sorted (a location is one
   // (class, element), so no two tie).
   std::vector<OwnerRun> owner_runs(const std::vector<ProcId>& node_owner) const {
     std::vector<std::size_t> first(classes_.size() + 1, 0);
@@ -336,7 +343,7 @@ class LocationIndex {
       const auto begin = cells.begin() + static_cast<std::ptrdiff_t>(first[c]);
       const auto end = cells.begin() + static_cast<std::ptrdiff_t>(first[c + 1]);
       const std::uint64_t elements = classes_[c].elements() + 1;
-      if (elements <= 8 * static_cast<std::uint64_t>(end - begin)) {
+      if (elements <= kDenseSlotsPerItem * static_cast<std::uint64_t>(end - begin)) {
         by_element.assign(elements, kNone);
         for (auto i = begin; i != end; ++i) by_element[i->first] = i->second;
         auto out = begin;
