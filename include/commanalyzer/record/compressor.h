@@ -238,16 +238,20 @@ class VarintFlowStore {
  public:
   void append(ValueId v, std::span<const ValueId> sources) {
     if (!renumbering_.none()) [[unlikely]] code_renumbered();
-    ++flows_;
-    source_total_ += sources.size();
     if (iteration_.alike) {
       // While an iteration repeats the one it is compared with, its chains
       // are counted, not coded: most such iterations end as a replay, and
       // coding them only to drop the code took a tenth of a Heat2D run.
-      if (iteration_.matches(*this, v, sources)) return;
+      if (iteration_.matches(*this, v, sources)) {
+        ++flows_;
+        source_total_ += sources.size();
+        return;
+      }
       settle();  // it differs: its chains so far are coded, then this one
     }
     code(v, sources);
+    ++flows_;
+    source_total_ += sources.size();
   }
 
   // Codes the chains an iteration has repeated so far (counted by append,
@@ -265,75 +269,6 @@ class VarintFlowStore {
   }
   // No chain counted but not coded (settle()).
   bool settled() const { return !iteration_.alike || iteration_.matched == 0; }
-
- private:
-  // Codes one chain after the last one coded.
-  void code(ValueId v, std::span<const ValueId> sources) {
-    if (v <= last_value_) throw std::invalid_argument("commanalyzer: value-flow chains must come in creation order");
-    const ValueId delta = v - last_value_;
-    bool repeat = !sources.empty() && sources.size() == previous_.size();
-    const ValueId step = shift_ + delta;
-    const ValueId* const before = previous_.data();
-    for (std::size_t k = 0; repeat && k < sources.size(); ++k) repeat = sources[k] == before[k] + step;
-    if (repeat) {
-      // Extend the run record at the end of the code, or start one.
-      if (run_start_ != kNoRun && run_delta_ == delta) {
-        ++run_length_;
-        // Only the count changes; in place while its varint keeps its
-        // length (a row of a sweep: every chain but a few).
-        const std::uint64_t count = 2 * run_length_ + 1;
-        const std::size_t length = static_cast<std::size_t>(std::bit_width(count) + 6) / 7;
-        if (length == bytes_.size() - run_count_at_) {
-          flow_code::put(bytes_.data() + run_count_at_, count);
-        } else {
-          bytes_.truncate(run_count_at_);
-          std::uint8_t* const first = bytes_.extend(10);
-          bytes_.truncate(run_count_at_ + static_cast<std::size_t>(flow_code::put(first, count) - first));
-        }
-      } else {
-        run_start_ = bytes_.size();
-        run_delta_ = delta;
-        run_length_ = 1;
-        std::uint8_t* const first = bytes_.extend(20);
-        std::uint8_t* out = flow_code::put(first, delta);
-        run_count_at_ = run_start_ + static_cast<std::size_t>(out - first);
-        out = flow_code::put(out, 2 * run_length_ + 1);
-        bytes_.truncate(run_start_ + static_cast<std::size_t>(out - first));
-      }
-      shift_ += delta;
-    } else {
-      if (!sources.empty()) {
-        bool valid = sources.front() != kNoValue && sources.back() < v;
-        for (std::size_t k = 1; valid && k < sources.size(); ++k) valid = sources[k - 1] < sources[k];
-        if (!valid) throw std::invalid_argument("commanalyzer: sources must be sorted, unique and older than their value");
-      }
-      // Room for the worst case (5 bytes per 32-bit varint, 10 for the
-      // header), written through a pointer, the rest given back.
-      const std::size_t start = bytes_.size();
-      std::uint8_t* const first = bytes_.extend(5 + 10 + 5 * sources.size());
-      std::uint8_t* out = flow_code::put(first, delta);
-      out = flow_code::put(out, 2 * std::uint64_t{sources.size()});
-      ValueId cursor = v;
-      for (std::size_t k = sources.size(); k > 0;) {
-        const ValueId gap = cursor - sources[k - 1];
-        // How many more sources below go down by the same gap.
-        std::size_t more = 0;
-        while (k - more >= 2 && sources[k - 1 - more] - sources[k - 2 - more] == gap) ++more;
-        out = flow_code::put(out, 2 * std::uint64_t{gap} + (more != 0 ? 1 : 0));
-        if (more != 0) out = flow_code::put(out, more);
-        cursor = sources[k - 1 - more];
-        k -= 1 + more;
-      }
-      bytes_.truncate(start + static_cast<std::size_t>(out - first));
-      previous_.assign(sources.begin(), sources.end());
-      shift_ = 0;
-      run_start_ = kNoRun;
-    }
-    last_value_ = v;
-    ++coded_;
-  }
-
- public:
 
   // The iteration that began at the last call ends here, and one whose
   // first value is `first` begins. The one ending is coded as a replay if
@@ -462,6 +397,72 @@ class VarintFlowStore {
 
  private:
   static constexpr std::size_t kNoRun = ~std::size_t{0};
+
+  // Codes one chain after the last one coded.
+  void code(ValueId v, std::span<const ValueId> sources) {
+    if (v <= last_value_) throw std::invalid_argument("commanalyzer: value-flow chains must come in creation order");
+    const ValueId delta = v - last_value_;
+    bool repeat = !sources.empty() && sources.size() == previous_.size();
+    const ValueId step = shift_ + delta;
+    const ValueId* const before = previous_.data();
+    for (std::size_t k = 0; repeat && k < sources.size(); ++k) repeat = sources[k] == before[k] + step;
+    if (repeat) {
+      // Extend the run record at the end of the code, or start one.
+      if (run_start_ != kNoRun && run_delta_ == delta) {
+        ++run_length_;
+        // Only the count changes; in place while its varint keeps its
+        // length (a row of a sweep: every chain but a few).
+        const std::uint64_t count = 2 * run_length_ + 1;
+        const std::size_t length = static_cast<std::size_t>(std::bit_width(count) + 6) / 7;
+        if (length == bytes_.size() - run_count_at_) {
+          flow_code::put(bytes_.data() + run_count_at_, count);
+        } else {
+          bytes_.truncate(run_count_at_);
+          std::uint8_t* const first = bytes_.extend(10);
+          bytes_.truncate(run_count_at_ + static_cast<std::size_t>(flow_code::put(first, count) - first));
+        }
+      } else {
+        run_start_ = bytes_.size();
+        run_delta_ = delta;
+        run_length_ = 1;
+        std::uint8_t* const first = bytes_.extend(20);
+        std::uint8_t* out = flow_code::put(first, delta);
+        run_count_at_ = run_start_ + static_cast<std::size_t>(out - first);
+        out = flow_code::put(out, 2 * run_length_ + 1);
+        bytes_.truncate(run_start_ + static_cast<std::size_t>(out - first));
+      }
+      shift_ += delta;
+    } else {
+      if (!sources.empty()) {
+        bool valid = sources.front() != kNoValue && sources.back() < v;
+        for (std::size_t k = 1; valid && k < sources.size(); ++k) valid = sources[k - 1] < sources[k];
+        if (!valid) throw std::invalid_argument("commanalyzer: sources must be sorted, unique and older than their value");
+      }
+      // Room for the worst case (5 bytes per 32-bit varint, 10 for the
+      // header), written through a pointer, the rest given back.
+      const std::size_t start = bytes_.size();
+      std::uint8_t* const first = bytes_.extend(5 + 10 + 5 * sources.size());
+      std::uint8_t* out = flow_code::put(first, delta);
+      out = flow_code::put(out, 2 * std::uint64_t{sources.size()});
+      ValueId cursor = v;
+      for (std::size_t k = sources.size(); k > 0;) {
+        const ValueId gap = cursor - sources[k - 1];
+        // How many more sources below go down by the same gap.
+        std::size_t more = 0;
+        while (k - more >= 2 && sources[k - 1 - more] - sources[k - 2 - more] == gap) ++more;
+        out = flow_code::put(out, 2 * std::uint64_t{gap} + (more != 0 ? 1 : 0));
+        if (more != 0) out = flow_code::put(out, more);
+        cursor = sources[k - 1 - more];
+        k -= 1 + more;
+      }
+      bytes_.truncate(start + static_cast<std::size_t>(out - first));
+      previous_.assign(sources.begin(), sources.end());
+      shift_ = 0;
+      run_start_ = kNoRun;
+    }
+    last_value_ = v;
+    ++coded_;
+  }
 
   // f(value, sources) for the chains as coded and replayed, until f
   // returns false.
