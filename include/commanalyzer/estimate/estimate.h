@@ -125,7 +125,16 @@ class Estimator {
   // default). Counts that copy the same arrays share one graph.
   // An index is kept while counts that use it are still to be estimated
   // (estimate(procs, ...) lets each go after its last count).
-  const LocationIndex& locations(int procs = 1) const { return located(procs); }
+  const LocationIndex& locations(int procs = 1) const {
+    const ArraysAt at = arrays_at(procs);
+    std::lock_guard<std::mutex> lock(locations_mutex_);
+    std::unique_ptr<LocationIndex>& entry = locations_[at.copied];
+    if (entry == nullptr) {
+      entry = std::make_unique<LocationIndex>(LocationIndex::build(graph_, singletons_, at.arrays, at.moves));
+    }
+    return *entry;
+  }
+
   // What there is to distribute (one process: no array copied), without
   // building a location graph no count may use. Computed once.
   const LocationIndex::Census& location_census() const {
@@ -317,17 +326,6 @@ class Estimator {
   PartitionerT partitioner_;
   Cost cost_;
   std::size_t learn_iterations_ = 0;
-  // A count's location graph (counts that copy the same arrays share one).
-  LocationIndex& located(int procs) const {
-    const ArraysAt at = arrays_at(procs);
-    std::lock_guard<std::mutex> lock(locations_mutex_);
-    std::unique_ptr<LocationIndex>& entry = locations_[at.copied];
-    if (entry == nullptr) {
-      entry = std::make_unique<LocationIndex>(LocationIndex::build(graph_, singletons_, at.arrays, at.moves));
-    }
-    return *entry;
-  }
-
   mutable std::once_flag census_once_, signed_once_;
   mutable LocationIndex::Census census_;
   mutable IterationSignatures signatures_;
