@@ -29,6 +29,8 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/hash/hash.h"
 #include "commanalyzer/estimate/choice.h"
 #include "commanalyzer/estimate/cost_model.h"
 #include "commanalyzer/estimate/distribution.h"
@@ -94,8 +96,18 @@ class Estimator {
         allow_for_uneven_blocks(e, owned[i]);
         return e;
       };
+      // Candidates that place every location alike (a block distribution
+      // is the cartesian 1 x P one) are costed once.
+      const std::vector<std::size_t> first = first_alike(candidates);
+      std::vector<std::size_t> distinct;
+      for (std::size_t i = 0; i < candidates.size(); ++i) {
+        if (first[i] == i) distinct.push_back(i);
+      }
       std::vector<CommEstimate> costed(candidates.size());
-      run_indexed(candidates.size(), threads, [&](std::size_t i) { costed[i] = cost(i, window); });
+      run_indexed(distinct.size(), threads, [&](std::size_t k) { costed[distinct[k]] = cost(distinct[k], window); });
+      for (std::size_t i = 0; i < candidates.size(); ++i) {
+        if (first[i] != i) costed[i] = costed[first[i]];
+      }
       std::vector<CandidateCost> tried;
       for (std::size_t i = 0; i < candidates.size(); ++i) {
         tried.push_back({candidates[i].name, costed[i].total_bytes(), costed[i].compute_seconds,
@@ -239,6 +251,25 @@ class Estimator {
     for (const ArrayExtent& a : at.arrays) at.copied.push_back(a.private_copy);
     return at;
   }
+  // Per candidate, the first candidate with the same owner for every
+  // location (itself if none before it has).
+  static std::vector<std::size_t> first_alike(const std::vector<Distribution>& candidates) {
+    std::vector<std::size_t> first(candidates.size());
+    absl::flat_hash_map<std::size_t, std::vector<std::size_t>> by_hash;  // owners' hash -> candidates
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+      first[i] = i;
+      std::vector<std::size_t>& same_hash = by_hash[absl::HashOf(candidates[i].node_owner)];
+      for (std::size_t j : same_hash) {
+        if (candidates[j].node_owner == candidates[i].node_owner) {
+          first[i] = j;
+          break;
+        }
+      }
+      if (first[i] == i) same_hash.push_back(i);
+    }
+    return first;
+  }
+
   // Whether the cost model can cost the first iterations only.
   static constexpr bool kCostsWindows =
       requires(const Cost& cost, const ProfileT& profile, const ValueGraph& graph, const std::vector<ProcId>& owner) {
