@@ -35,15 +35,19 @@
 #   --timeout S (default 1200). Each row states the bounds, 30x native +
 #   10 s and 4x native's peak + 0.5 GiB, and whether analyze met them or
 #   where it stopped. Writes bench/results/end_to_end_real.md.
+#   --record-iterations K (with --real): analyze records the region's first
+#   K iterations and counts the later ones as the K-th (a recording
+#   window). Writes bench/results/end_to_end_real_window.md.
 set -euo pipefail
 command="bench/end_to_end.sh${*:+ $*}"
 options=("$@")
-prk="" hpccg="" lulesh2="" minife="" real=false time_limit=1200
+prk="" hpccg="" lulesh2="" minife="" real=false time_limit=1200 record=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) ;;
     --real) real=true ;;
     --time-limit) time_limit="${2:?--time-limit needs seconds}"; shift ;;
+    --record-iterations) record=(--record-iterations "${2:?--record-iterations needs a count}"); shift ;;
     --prk) prk="$(cd "${2:?--prk needs a directory}" && pwd)"; shift ;;
     --hpccg) hpccg="$(cd "${2:?--hpccg needs a directory}" && pwd)"; shift ;;
     --lulesh2) lulesh2="$(cd "${2:?--lulesh2 needs a directory}" && pwd)"; shift ;;
@@ -144,7 +148,7 @@ real_row() {
   local start=$EPOCHREALTIME status=0
   # shellcheck disable=SC2086
   TMPDIR="$work/tmp" /usr/bin/time -f "%M" -o "$work/t" "$tool" analyze "$@" -O2 --procs "$procs" \
-    --timeout "$time_limit" -- $args >/dev/null 2>"$work/analyze.err" || status=$?
+    --timeout "$time_limit" ${record[@]+"${record[@]}"} -- $args >/dev/null 2>"$work/analyze.err" || status=$?
   local seconds peak_kib why=""
   seconds=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
   peak_kib=$(tail -1 "$work/t")
@@ -185,7 +189,7 @@ if $real; then
     echo
     echo "Command: \`$command\`; $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores (shared), commit $(git rev-parse --short HEAD)."
     echo "Native (clang-16 -O2) and DFSan: one run each, wall seconds and peak resident MiB. analyze:"
-    echo "\`commanalyzer analyze SOURCES -O2 --procs LIST --timeout $time_limit -- ARGS\` (the tool's default"
+    echo "\`commanalyzer analyze SOURCES -O2 --procs LIST --timeout $time_limit${record[*]:+ ${record[*]}} -- ARGS\` (the tool's default"
     echo "memory limit, 3/4 of the machine), wall seconds and the peak resident set of it and its children."
     echo "Bounds: 30x native + 10 s; 4x native's peak + 0.5 GiB. From analyze's progress lines: the"
     echo "instrumented run (run s, over DFSan, its peak resident set), the graph built and the whole estimate"
@@ -212,8 +216,9 @@ if $real; then
   [ -z "$hpccg" ] || real_public hpccg "$hpccg" 64 50 2,4,8,16,32,64 "64 64 64"
   [ -z "$minife" ] || real_public minife "$minife" 64 50 2,4,8,16,32,64
   mkdir -p bench/results
-  cp "$work/report" bench/results/end_to_end_real.md
-  cat bench/results/end_to_end_real.md
+  result=bench/results/end_to_end_real${record[*]:+_window}.md
+  cp "$work/report" "$result"
+  cat "$result"
   exit 0
 fi
 

@@ -290,6 +290,30 @@ void note_fork_in_parent() {
                 "sends back to the parent, is not in the estimate");
 }
 
+// ------------------------------------------------------- recording window
+//
+// $COMMANALYZER_RECORD_ITERATIONS=K (set from --record-iterations): the
+// region's first K iterations are recorded. At the K-th iteration mark the
+// analysis stops (Analyzer::stop_recording): from then on every hook
+// returns at once, and the program runs on with the hooks' calls only.
+// The marks it still makes in the region are counted into the profile.
+std::size_t g_record_iterations = 0;  // 0: every iteration
+bool g_stopped = false;               // the recording window has ended
+bool g_region_open = false;           // ... and the region goes on: its marks are counted
+
+void start_recording_window() {
+  const char* text = std::getenv("COMMANALYZER_RECORD_ITERATIONS");
+  if (text != nullptr && *text != '\0') g_record_iterations = std::strtoull(text, nullptr, 10);
+}
+
+void stop_recording(RuntimeAnalyzer& a) {
+  a.stop_recording();
+  g_stopped = g_region_open = true;
+  // The inline paths call the hooks from now on (as PausedRecording has them do).
+  std::fill(__ca_shadow_cache, __ca_shadow_cache + CA_SHADOW_CACHE_ENTRIES, ShadowCacheEntry{});
+  __ca_node_run = {};
+}
+
 // ------------------------------------------------------------ memory limit
 //
 // $COMMANALYZER_MAX_MEMORY (bytes, set from --max-memory): the process's
@@ -347,9 +371,17 @@ std::string mib(std::uint64_t bytes) { return std::to_string((bytes + (1u << 19)
   }
   const std::uint64_t program = resident > analysis ? resident - analysis : 0;
   const std::string grew = program > largest->bytes ? std::string("the program's own memory") : largest->name;
+  // A time loop that got through some iterations can be analysed from its first ones.
+  const std::size_t marks = a.profile().iterations();
+  const std::string window =
+      marks >= 3 ? ", or record fewer iterations: the region had completed " + std::to_string(marks) +
+                       ", and --record-iterations K (K < " + std::to_string(marks) +
+                       ") records its first K and counts each later one as the K-th"
+                 : "";
   report_status("limit", "the instrumented program's memory (" + mib(resident) + ") passed --max-memory (" +
                              mib(g_max_memory) + "); the largest part is " + grew + " [" + list + ", the program " +
-                             mib(program) + "]; stopped, no estimate: give more memory or a smaller problem");
+                             mib(program) + "]; stopped, no estimate: give more memory or a smaller problem" +
+                             window);
   _exit(3);
 }
 
@@ -361,6 +393,7 @@ std::string mib(std::uint64_t bytes) { return std::to_string((bytes + (1u << 19)
   start_stack_temps();
   enable_label_collection(*g_analyzer);
   start_memory_limit();
+  start_recording_window();
   pthread_atfork(nullptr, note_fork_in_parent, note_fork_in_child);
   std::atexit(write_profile_at_exit);
   return *g_analyzer;
@@ -400,6 +433,10 @@ bool g_site_pending = false;
 uint32_t g_pending_site = 0;
 
 void note_allocation(void* p, size_t n) {
+  if (g_stopped) {  // the arrays the program allocates after the window are not its data
+    g_site_pending = false;
+    return;
+  }
   if (n >= g_allocated_to_check) {
     check_memory();
   } else {
@@ -429,7 +466,7 @@ void note_release(void* p, size_t size) {
 // realloc's own copy is not instrumented: the moved values are replicated
 // as memcpy would.
 void note_move(void* to, const void* from, size_t size) {
-  if (g_analyzer == nullptr || t_in_runtime || size == 0) return;
+  if (g_analyzer == nullptr || t_in_runtime || size == 0 || g_stopped) return;
   InRuntime guard;
   g_analyzer->copy(address(to), address(from), size);
 }
@@ -489,6 +526,7 @@ void free(void* p) {
 }
 
 ca_label __ca_load(const void* addr, uint32_t size) {
+  if (g_stopped) return 0;
   InRuntime guard;
   RuntimeAnalyzer& a = analyzer();
   if (g_stack_temps.holds(addr)) {  // a temporary: the label stored there
@@ -505,6 +543,7 @@ ca_label __ca_load(const void* addr, uint32_t size) {
 }
 
 ca_label __ca_store(void* addr, uint32_t size, ca_label label, uint32_t site) {
+  if (g_stopped) return 0;
   ca_label stored;
   {
     InRuntime guard;
@@ -521,6 +560,7 @@ ca_label __ca_store(void* addr, uint32_t size, ca_label label, uint32_t site) {
 }
 
 ca_label __ca_store_union(void* addr, uint32_t size, uint32_t count, uint32_t site) {
+  if (g_stopped) return 0;
   InRuntime guard;
   RuntimeAnalyzer& a = analyzer();
   if (g_stack_temps.holds(addr)) return CA_STORE_NEEDS_LABEL;  // it keeps the label itself
@@ -556,6 +596,7 @@ void __ca_array_sites(const ca_array_site* sites, uint32_t count) {
 }
 
 void __ca_clear(void* addr, uint64_t size) {
+  if (g_stopped) return;
   InRuntime guard;
   RuntimeAnalyzer& a = analyzer();
   if (g_stack_temps.holds(addr)) {
@@ -566,6 +607,7 @@ void __ca_clear(void* addr, uint64_t size) {
 }
 
 void __ca_store_pointer(void* addr, const void* value) {
+  if (g_stopped) return;
   __ca_clear(addr, sizeof(void*));
   if (g_stack_temps.holds(addr)) return;
   InRuntime guard;
@@ -573,6 +615,7 @@ void __ca_store_pointer(void* addr, const void* value) {
 }
 
 void __ca_memcpy(void* dst, const void* src, uint64_t size) {
+  if (g_stopped) return;
   InRuntime guard;
   RuntimeAnalyzer& a = analyzer();
   StackTemps& t = g_stack_temps;
@@ -620,13 +663,14 @@ int pthread_create(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*) _
 void __ca_array(const void* addr, uint64_t size) { note_allocation(const_cast<void*>(addr), size); }
 
 void __ca_indexed_indirectly(const void* addr) {
-  if (g_analyzer == nullptr || t_in_runtime) return;
+  if (g_analyzer == nullptr || t_in_runtime || g_stopped) return;
   InRuntime guard;
   const auto [first, end] = g_analyzer->indexed_indirectly(address(addr));
   if (first != end) __ca_indirect_first = first, __ca_indirect_end = end;
 }
 
 void __ca_memset(void* dst, uint64_t size) {
+  if (g_stopped) return;
   InRuntime guard;
   RuntimeAnalyzer& a = analyzer();
   if (g_stack_temps.holds(dst)) {
@@ -637,6 +681,7 @@ void __ca_memset(void* dst, uint64_t size) {
 }
 
 void __ca_stack_temp(void* addr, uint64_t size) {
+  if (g_stopped) return;
   InRuntime guard;
   RuntimeAnalyzer& a = analyzer();
   StackTemps& t = g_stack_temps;
@@ -650,6 +695,7 @@ void __ca_stack_temp(void* addr, uint64_t size) {
 }
 
 void __ca_stack_mem(void* addr, uint64_t size) {
+  if (g_stopped) return;
   InRuntime guard;
   StackTemps& t = g_stack_temps;
   if (t.labels == nullptr || size == 0 || !t.on_stack(addr)) return;
@@ -658,11 +704,13 @@ void __ca_stack_mem(void* addr, uint64_t size) {
 }
 
 ca_label __ca_union(ca_label a, ca_label b) {
+  if (g_stopped) return 0;
   InRuntime guard;
   return analyzer().join(a, b);
 }
 
 void __ca_use(ca_label label, uint32_t site) {
+  if (g_stopped) return;
   {
     InRuntime guard;
     analyzer().use(label, site);
@@ -671,6 +719,7 @@ void __ca_use(ca_label label, uint32_t site) {
 }
 
 ca_label __ca_value(ca_label label, uint32_t site) {
+  if (g_stopped) return 0;
   ca_label result;
   {
     InRuntime guard;
@@ -686,17 +735,26 @@ void __ca_expect_region(void) {
 }
 
 void __commanalyzer_region_begin(void) {
+  if (g_stopped) return;
   InRuntime guard;
   analyzer().region_begin();
   __ca_indirect_first = __ca_indirect_end = 0;  // marks restart with the region
 }
 void __commanalyzer_region_end(void) {
+  g_region_open = false;
+  if (g_stopped) return;
   InRuntime guard;
   analyzer().region_end();
 }
 void __commanalyzer_iteration(void) {
   InRuntime guard;
-  analyzer().iteration();
+  RuntimeAnalyzer& a = analyzer();
+  if (g_stopped) {
+    if (g_region_open) a.unrecorded_iteration();
+    return;
+  }
+  a.iteration();
+  if (g_record_iterations != 0 && a.profile().iterations() == g_record_iterations) stop_recording(a);
 }
 
 }  // extern "C"

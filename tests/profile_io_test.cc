@@ -65,6 +65,25 @@ TEST(ProfileIo, RoundTripKeepsEverythingTheEstimateReads) {
   for (int n : {2, 4}) EXPECT_EQ(a.estimate(n).matrix, b.estimate(n).matrix);
 }
 
+// A recording window's end (Profile::recorded_iterations) survives the
+// file (version 13), and a file claiming more recorded iterations than
+// marked is refused.
+TEST(ProfileIo, RecordedIterationsRoundTrip) {
+  auto windowed = sample_profile();
+  ASSERT_GE(windowed.iterations(), 2u);
+  windowed.recorded_iterations = 2;
+  std::istringstream in(serialise(windowed, {}));
+  EXPECT_EQ(read_profile(in).recorded_iterations, 2u);
+  windowed.recorded_iterations = windowed.iterations() + 1;
+  std::istringstream bad(serialise(windowed, {}));
+  try {
+    read_profile(bad);
+    ADD_FAILURE() << "read a profile with more iterations recorded than marked";
+  } catch (const ProfileError& e) {
+    EXPECT_NE(std::string(e.what()).find("more iterations recorded than marked"), std::string::npos) << e.what();
+  }
+}
+
 // A region of `steps` 1-D Jacobi steps on 64 cells.
 template <class A>
 void jacobi_region(A& a, int steps) {

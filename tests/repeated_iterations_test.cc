@@ -341,5 +341,98 @@ TEST(RepeatedIterations, StepsThatDifferAreEachCosted) {
   EXPECT_GT(est.estimate(2).p2p_bytes, 0u);
 }
 
+TEST(RepeatedIterations, UnrecordedStepsCountAsTheLastRecorded) {
+  // Ten phases, six recorded: steps 2..5 alike (2 and 3 costed, 4 and 5
+  // counted as 3); 6..8 are empty (a recording window ended at the sixth
+  // mark; alike among themselves) and count as 3 too; 9, after the last
+  // mark, is what follows the loop.
+  const std::vector<std::uint64_t> signature = {9, 1, 5, 5, 5, 5, 7, 7, 7, 7};
+  const RepeatedIterations runs =
+      RepeatedIterations::from_runs(signature, 1, [](std::size_t p) { return static_cast<ValueId>(10 * p); });
+  const RepeatedIterations r = runs.counting_unrecorded(signature.size(), 6);
+  for (std::size_t p : {4, 5, 6, 7, 8}) EXPECT_EQ(r.costed_as(p), 3u) << p;
+  for (std::size_t p : {0, 1, 2, 3, 9}) EXPECT_FALSE(r.repeats(p)) << p;
+  EXPECT_EQ(r.weight(3), 6u);
+  for (std::size_t p : {6, 7, 8}) EXPECT_EQ(r.weight(p), 0u) << p;
+  EXPECT_EQ(r.weight(9), 1u);
+  EXPECT_EQ(r.recorded_repeats(), 2u);
+  EXPECT_EQ(r.unrecorded(), 3u);
+  EXPECT_EQ(r.unrecorded_only().recorded_repeats(), 0u);
+  EXPECT_EQ(r.unrecorded_only().costed_as(7), 5u);
+  // Nothing repeating: the unrecorded steps count as the last recorded.
+  const RepeatedIterations alone = RepeatedIterations{}.counting_unrecorded(10, 4);
+  for (std::size_t p : {4, 5, 6, 7, 8}) EXPECT_EQ(alone.costed_as(p), 3u) << p;
+  EXPECT_EQ(alone.weight(3), 6u);
+  // A window of one step, or of every step, leaves nothing to count.
+  EXPECT_FALSE(RepeatedIterations{}.counting_unrecorded(10, 1).any());
+  EXPECT_FALSE(RepeatedIterations{}.counting_unrecorded(10, 9).any());
+}
+
+// The runtime's recording window (instrument/runtime.cpp) over an
+// Analyzer: after `record` marks the region ends there, every call is
+// dropped, and the marks still made are counted.
+struct RecordingWindow {
+  Analyzer<>& a;
+  std::size_t record;
+  bool stopped = false;
+  template <class... T>
+  void allocation(T... t) {
+    if (!stopped) a.allocation(t...);
+  }
+  template <class... T>
+  Label load(T... t) {
+    return stopped ? Label{} : a.load(t...);
+  }
+  template <class... T>
+  Label store(T... t) {
+    return stopped ? Label{} : a.store(t...);
+  }
+  Label join(Label x, Label y) { return stopped ? Label{} : a.join(x, y); }
+  void region_begin() { a.region_begin(); }
+  void iteration() {
+    if (stopped) return a.unrecorded_iteration();
+    a.iteration();
+    if (a.profile().iterations() == record) {
+      a.stop_recording();
+      stopped = true;
+    }
+  }
+  void region_end() {
+    if (!stopped) a.region_end();
+  }
+  void finish() { a.finish(); }
+};
+
+TEST(RecordingWindow, AlikeStepsGiveTheWholeRunFromTheFirstOnes) {
+  // Heat2D's steps repeat from the third on: four recorded of twelve give
+  // the whole run's bytes, messages, collectives and work, step by step.
+  Analyzer<> whole, windowed;
+  examples::heat2d(whole, 16, 12);
+  RecordingWindow window{windowed, 4};
+  examples::heat2d(window, 16, 12);
+  ASSERT_EQ(windowed.profile().recorded_iterations, 4u);
+  ASSERT_EQ(windowed.profile().iterations(), 12u);
+  ASSERT_LT(windowed.profile().values.count(), whole.profile().values.count() / 2);
+  Estimator<Profile0> from_whole(whole.profile()), from_window(windowed.profile());
+  for (int p : {2, 4, 9}) {
+    SCOPED_TRACE(p);
+    const CommEstimate e = from_window.estimate(p), every = from_whole.estimate(p);
+    EXPECT_EQ(e.unrecorded_iterations, 8u);
+    EXPECT_EQ(every.unrecorded_iterations, 0u);
+    EXPECT_GT(e.p2p_bytes, 0u);
+    EXPECT_EQ(e.matrix, every.matrix);
+    EXPECT_EQ(e.messages_matrix, every.messages_matrix);
+    EXPECT_EQ(e.p2p_messages, every.p2p_messages);
+    EXPECT_EQ(e.allreduce_bytes, every.allreduce_bytes);
+    EXPECT_EQ(e.allreduces, every.allreduces);
+    EXPECT_EQ(e.collective_calls, every.collective_calls);
+    EXPECT_EQ(e.phase_bytes, every.phase_bytes);
+    EXPECT_EQ(e.phase_work, every.phase_work);
+    EXPECT_EQ(e.busiest_work, every.busiest_work);
+    EXPECT_DOUBLE_EQ(e.seconds, every.seconds);
+    EXPECT_EQ(e.distribution, every.distribution);
+  }
+}
+
 }  // namespace
 }  // namespace commanalyzer

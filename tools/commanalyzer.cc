@@ -233,7 +233,7 @@ const std::map<std::string, std::string, std::less<>> kFlagCommands = {
     {"output", "build"},          {"n", "demo"},     {"steps", "demo"},
     {"csv", "trace"},             {"nodes", "place"}, {"cores_per_node", "place"},
     {"rankfile", "place"},        {"hosts", "place"},  {"sizes", "model"},      {"predict", "model"},
-    {"extrap", "model"}, {"tolerance", "compare"}, {"baseline", "compare"}};
+    {"extrap", "model"}, {"record_iterations", "analyze, model"}, {"tolerance", "compare"}, {"baseline", "compare"}};
 
 // Appends `text` to `out`, wrapped at 78 columns after `indent` spaces.
 void append_wrapped(std::string& out, const std::string& text, std::size_t indent) {
@@ -448,7 +448,7 @@ int analyze(AnalyzeArgs args, const EstimateRequest& request, const ReportOutput
   set_activity("running the instrumented program");
   const auto start = std::chrono::steady_clock::now();
   const std::uint64_t run_peak = run_instrumented(program, args.program_args, profile_path,
-                                                  RunLimits{request.max_memory_bytes});
+                                                  RunLimits{request.max_memory_bytes, request.record_iterations});
   ran = true;
   if (outputs.out.empty()) {  // the build is done with; the profile stays, whatever happens next
     keep_only(args.build.work_dir, profile_path);

@@ -79,6 +79,13 @@ ABSL_FLAG(bool, cost_every_iteration, false,
           "cost every iteration of the region one by one, also those that repeat the iteration before them (the "
           "same values computed at the same locations from the same places), which are otherwise costed as the "
           "one they repeat; the estimate is the same, only slower");
+// A recording window: an MPI code settles its decomposition and its
+// exchanges in the first iterations of its time loop and repeats them; the
+// rest of the run need not be analysed to be counted.
+ABSL_FLAG(int, record_iterations, 0,
+          "analyze: record only the region's first this many iterations (at least 2: the first holds what comes "
+          "before the loop); the program then runs on without analysis, and each iteration it goes on to mark is "
+          "counted as the last recorded one. For long runs whose iterations repeat (0 = record them all)");
 ABSL_FLAG(double, timeout, 0,
           "stop the whole analysis (compiling, the instrumented program, estimating and every helper process) after "
           "this many seconds and exit with status 3 (0 = no limit)");
@@ -231,6 +238,12 @@ EstimateRequest request_from_flags(const Subcommand& command) {
     throw UsageError(absl::StrCat("--learn_iterations: ", learn, " is not a number of iterations (>= 0)"));
   }
   r.cost_every_iteration = absl::GetFlag(FLAGS_cost_every_iteration);
+  if (const int record = absl::GetFlag(FLAGS_record_iterations); record == 0 || record >= 2) {
+    r.record_iterations = static_cast<std::size_t>(record);
+  } else {
+    throw UsageError(absl::StrCat("--record-iterations: ", record,
+                                  " iterations cannot stand for the rest (give 2 or more; 0 records them all)"));
+  }
   const std::string memory = absl::GetFlag(FLAGS_max_memory);
   const std::optional<std::uint64_t> bytes = parse_bytes(memory);
   if (!bytes) throw UsageError(absl::StrCat("--max-memory: '", memory, "' is not a size such as 512M or 8G"));

@@ -3,6 +3,7 @@
 #ifndef COMMANALYZER_TOOLS_INSTRUMENTED_BUILD_H_
 #define COMMANALYZER_TOOLS_INSTRUMENTED_BUILD_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -47,6 +48,7 @@ std::filesystem::path build_instrumented(const Toolchain& toolchain, const Build
 
 struct RunLimits {
   std::uint64_t max_memory_bytes = 0;  // 0: none
+  std::size_t record_iterations = 0;   // the region's first ones recorded (0: all)
 };
 
 // Runs the program with its arguments; its stdout/stderr pass through.

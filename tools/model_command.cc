@@ -120,7 +120,7 @@ std::array<std::vector<Measurement>, kMetricCount> analyse_at_sizes(ModelRequest
     const fs::path profile_path = model.build.work_dir / absl::StrFormat("n%.0f.profile", n);
     std::cerr << absl::StrFormat("[commanalyzer] n = %.0f: running %s\n", n, absl::StrJoin(args, " "));
     set_activity(absl::StrFormat("running the instrumented program at n = %.0f", n));
-    run_instrumented(program, args, profile_path, RunLimits{request.max_memory_bytes});
+    run_instrumented(program, args, profile_path, RunLimits{request.max_memory_bytes, request.record_iterations});
     set_activity(absl::StrFormat("estimating at n = %.0f", n));
     const EstimateResult result = run_estimate(load_recorded_profile(profile_path.string()), request);
     std::error_code ec;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # validate_public.sh --code CODE CHECKOUT [--size N] [--iterations T] [--procs P1,P2,...]
 #                    [--opt -O2] [--out DIR] [--doc FILE] [--tool PATH] [--prepare-only]
-#                    [--measure-only]
+#                    [--measure-only] [--analyze-flags 'FLAGS']
 #
 # Estimated against measured communication on public code nobody on the
 # team wrote. CHECKOUT is a checkout of the code (it is copied, never
@@ -28,6 +28,8 @@
 # --opt takes one level or a list (--opt -O0,-O1,-O2,-O3): one analysis
 # and one row per count for each, against the same MPI runs, and the
 # spread of the estimates over the levels.
+# --analyze-flags: extra options for `commanalyzer analyze` (e.g.
+# '--record-iterations 3': the rows then measure the recording window).
 #
 # Codes (CHECKOUT = a checkout of github.com/ParRes/Kernels):
 #   prk_stencil   SERIAL/Stencil and MPI1/Stencil: 2-D star stencil of
@@ -97,6 +99,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 code="" src="" size="" iters="" procs="" opt="-O2" out="" doc="" tool="" prepare_only=0 measure_only=0
+analyze_flags=""  # extra options for `commanalyzer analyze`, e.g. '--record-iterations 3'
 while [ $# -gt 0 ]; do
   case "$1" in
     --code) code="$2"; shift ;;
@@ -109,6 +112,7 @@ while [ $# -gt 0 ]; do
     --tool) tool="$2"; shift ;;
     --prepare-only) prepare_only=1 ;;
     --measure-only) measure_only=1 ;;
+    --analyze-flags) analyze_flags="$2"; shift ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     -*) echo "validate_public.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     *) src="$1" ;;
@@ -360,7 +364,7 @@ for level in "${levels[@]}"; do
   echo "[public] analysing the serial $code ($what) at $level for P = $procs" >&2
   # Both runs start in $out: programs that write files (HPCCG's yaml) write them there.
   (cd "$out" && "$tool" analyze "${serial[@]}" "${incs[@]}" ${defs[@]+"${defs[@]}"} "$level" --procs "$procs" \
-    --json "$out/estimate$level.json" --out "$out/analysis$level" -- "${args[@]}") > "$out/analysis$level.log" 2>&1 ||
+    $analyze_flags --json "$out/estimate$level.json" --out "$out/analysis$level" -- "${args[@]}") > "$out/analysis$level.log" 2>&1 ||
     { tail -20 "$out/analysis$level.log" >&2; echo "validate_public.sh: analysis at $level failed" >&2; exit 1; }
 done
 

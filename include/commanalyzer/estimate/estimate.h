@@ -88,7 +88,9 @@ class Estimator {
         const std::vector<ProcId> owner = index.vertex_owners(candidates[i].node_owner);
         // A whole run counts the iterations that repeat the one before.
         const RepeatedIterations repeats =
-            iterations == kWholeRun ? iteration_signatures().repeats(owner) : RepeatedIterations{};
+            iterations == kWholeRun ? iteration_signatures().repeats(owner).counting_unrecorded(
+                                          profile_.phase_count(), profile_.recorded_iterations)
+                                    : RepeatedIterations{};
         CommEstimate e = cost_over(owner, procs, iterations, fixed, repeats);
         if (iterations != kWholeRun) {
           e = project_run(cost_over(owner, procs, iterations - 1, fixed, {}), std::move(e), profile_.iterations());
@@ -127,7 +129,7 @@ class Estimator {
       }
       return best;
     } else {
-      return cost_.estimate(profile_, graph_, owners(procs), procs);
+      return cost_over(owners(procs), procs, kWholeRun, {}, unrecorded());
     }
   }
 
@@ -277,10 +279,18 @@ class Estimator {
       };
 
   // The iterations candidates are compared on; kWholeRun where that is all
-  // of them (or the cost model costs whole runs only).
+  // of them (or the cost model costs whole runs only). Within those a
+  // recording window recorded: the last of them stands for the rest.
   std::size_t learning_window() const {
-    if (kCostsWindows && learn_iterations_ > 0 && learn_iterations_ + 1 < profile_.iterations()) return learn_iterations_;
+    std::size_t window = learn_iterations_;
+    if (profile_.recorded_iterations >= 2) window = std::min(window, profile_.recorded_iterations - 1);
+    if (kCostsWindows && window > 0 && window + 1 < profile_.iterations()) return window;
     return kWholeRun;
+  }
+
+  // The unrecorded iterations, counted as the last recorded one.
+  RepeatedIterations unrecorded() const {
+    return RepeatedIterations{}.counting_unrecorded(profile_.phase_count(), profile_.recorded_iterations);
   }
 
   // `fixed`: which vertices are stored at locations with a fixed owner, for

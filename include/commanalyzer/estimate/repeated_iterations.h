@@ -66,6 +66,52 @@ class RepeatedIterations {
   // phase holds it (the same offset in it); other values as they are.
   ValueId stand_in(ValueId s, std::size_t phase) const { return repeats(phase) ? s - shift_[phase] : s; }
 
+  // These repeats, and the iterations a recording window left unrecorded
+  // (Profile::recorded_iterations: phases [recorded, phases - 1), empty)
+  // counted as the last recorded one, as a time loop repeats its exchanges
+  // once its data is in place (the projection candidates are compared
+  // on, choice.h). The last phase, after the last mark, is what follows
+  // the loop. Needs recorded >= 2: the first phase holds what comes before
+  // the loop, and the second is the first to stand for later ones.
+  RepeatedIterations counting_unrecorded(std::size_t phases, std::size_t recorded) const {
+    if (recorded < 2 || recorded + 1 >= phases) return *this;
+    RepeatedIterations out = *this;
+    if (out.costed_as_.empty()) {
+      out.costed_as_.resize(phases);
+      for (std::size_t p = 0; p < phases; ++p) out.costed_as_[p] = static_cast<std::uint32_t>(p);
+      out.weight_.assign(phases, 1);
+      out.shift_.assign(phases, 0);
+    }
+    // (Empty phases alike among themselves: whatever the runs made of them goes.)
+    const std::size_t last = out.costed_as(recorded - 1);
+    for (std::size_t f = recorded; f + 1 < phases; ++f) {
+      out.costed_as_[f] = static_cast<std::uint32_t>(last);
+      out.weight_[f] = 0;
+      out.shift_[f] = 0;
+    }
+    out.weight_[phases - 1] = 1;
+    out.costed_as_[phases - 1] = static_cast<std::uint32_t>(phases - 1);
+    std::uint64_t weight = 1;
+    for (std::size_t f = 0; f < recorded; ++f) weight += out.costed_as_[f] == last && f != last;
+    out.weight_[last] = weight + (phases - 1 - recorded);
+    out.first_unrecorded_ = recorded;
+    return out;
+  }
+  // Only the unrecorded iterations' repeats (every recorded one costed).
+  RepeatedIterations unrecorded_only() const {
+    if (first_unrecorded_ == kAllRecorded) return RepeatedIterations{};
+    return RepeatedIterations{}.counting_unrecorded(costed_as_.size(), first_unrecorded_);
+  }
+  // Recorded iterations counted as one they repeat.
+  std::size_t recorded_repeats() const {
+    std::size_t n = 0;
+    for (std::size_t p = 0; p < costed_as_.size() && p < first_unrecorded_; ++p) n += costed_as_[p] != p;
+    return n;
+  }
+  std::size_t unrecorded() const {
+    return first_unrecorded_ == kAllRecorded ? 0 : costed_as_.size() - 1 - first_unrecorded_;
+  }
+
   // `first_of(p)`: the first value of phase p (p >= 1, p < phases).
   template <class FirstOf>
   static RepeatedIterations from_runs(const std::vector<std::uint64_t>& signature, std::size_t oldest_read,
@@ -103,6 +149,8 @@ class RepeatedIterations {
   std::vector<std::uint32_t> costed_as_;  // by phase
   std::vector<std::uint64_t> weight_;     // by phase
   std::vector<ValueId> shift_;            // by repeating phase: its values' distance to their stand-ins
+  static constexpr std::size_t kAllRecorded = ~std::size_t{0};
+  std::size_t first_unrecorded_ = kAllRecorded;  // the first phase a recording window left out
 };
 
 // The phases of `profile` that repeat the one before, for owners fixed per

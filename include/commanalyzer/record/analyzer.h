@@ -347,6 +347,19 @@ class Analyzer {
     if constexpr (requires { profile_.flows.begin_iteration(first); }) profile_.flows.begin_iteration(first);
   }
 
+  // A recording window: the analysis stops at the iteration mark just
+  // made, and the region ends there. The iterations the program goes on to
+  // mark are counted (unrecorded_iteration), not recorded: empty phases
+  // the estimate counts as the last recorded iteration
+  // (Profile::recorded_iterations).
+  void stop_recording() {
+    region_end();
+    profile_.recorded_iterations = profile_.iterations();
+  }
+  void unrecorded_iteration() {
+    profile_.iteration_marks.push_back(static_cast<ValueId>(profile_.values.count() + 1));
+  }
+
   // End of program: closes an open (or implicit) region. A value store that
   // does not count copies learns here which values are live. Value ids
   // change (unread_set_up.h): the run's labels and shadow words are not to

@@ -70,6 +70,12 @@ struct Profile {
   // Iteration marks inside the region: the first ValueId of each new
   // iteration. Phase of a value = number of marks <= its id.
   std::vector<ValueId> iteration_marks;
+  // Where the recording stopped (a recording window, Analyzer::
+  // stop_recording): the marks after the first `recorded_iterations` are
+  // iterations the program ran but the analysis did not look at, empty
+  // phases the estimate counts as the last recorded iteration. 0: every
+  // iteration was recorded.
+  std::size_t recorded_iterations = 0;
 
   // The tracked heap allocations (arrays): arrays[g - 1] is group g's
   // extent, so a location can be named by (array, offset) and arrays of
@@ -201,6 +207,7 @@ struct Profile {
     value_sites.clear();
     reductions.clear();
     iteration_marks.clear();
+    recorded_iterations = 0;
     for (auto& array : arrays) array.indexed_indirectly = false;
   }
 

@@ -12,6 +12,7 @@
 //     version 3: u16 size[values] u8 input[values] u32 vertex[values]
 //   u64 vertices; u64 home[] u32 weight[] u32 group[]
 //   u64 marks;    u32 mark[]
+//   version 13: u64 recorded iterations (Profile::recorded_iterations)
 //   version 5: u64 arrays; per array u64 base u64 bytes u64 flags
 //              (bit 0: freed; version 6, bit 1: indexed indirectly;
 //              bit 2: scratch, allocated and freed in one iteration;
@@ -51,7 +52,7 @@
 //     version 4: FNV-1a over the little-endian 64-bit words of the stream
 //                (the last one zero-padded), then over the byte length
 //     version 3: FNV-1a over the bytes
-// Writers write version 12; readers read 3 to 12 (before version 10 arrays
+// Writers write version 13; readers read 3 to 13 (before version 10 arrays
 // have no sites and all are the program's; older profiles have no
 // sites: the estimate is the same, its "where" is empty; a version 7 site's
 // loop is taken to be in the statement's file; before version 9 no loop
@@ -82,7 +83,7 @@
 namespace commanalyzer {
 
 inline constexpr char kProfileMagic[8] = {'C', 'A', 'P', 'R', 'O', 'F', 'I', 'L'};
-inline constexpr std::uint32_t kProfileVersion = 12;
+inline constexpr std::uint32_t kProfileVersion = 13;
 inline constexpr std::uint32_t kOldestReadableProfileVersion = 3;
 
 class ProfileError : public std::runtime_error {
@@ -439,6 +440,7 @@ void write_tables(Writer& w, const Profile& profile) {
 
   w.put<std::uint64_t>(profile.iteration_marks.size());
   w.array(profile.iteration_marks);
+  w.put<std::uint64_t>(profile.recorded_iterations);
   w.put<std::uint64_t>(profile.arrays.size());
   for (const auto& a : profile.arrays) {
     w.put<std::uint64_t>(a.base);
@@ -667,6 +669,12 @@ inline void read_values(Reader& r, std::uint32_t version, std::uint64_t value_co
   profile.vertex_weight = r.array<std::uint32_t, BigArray<std::uint32_t>>(vertex_count);
   profile.vertex_group = r.array<std::uint32_t, BigArray<std::uint32_t>>(vertex_count);
   profile.iteration_marks = r.array<ValueId>(r.get<std::uint64_t>());
+  if (version >= 13) {
+    profile.recorded_iterations = r.get<std::uint64_t>();
+    if (profile.recorded_iterations > profile.iteration_marks.size()) {
+      throw ProfileError("corrupt profile: more iterations recorded than marked");
+    }
+  }
 }
 
 // The arrays and the moves between them (version 5 on).

@@ -26,6 +26,7 @@ struct GraphSummary {
   std::uint64_t edges = 0;
   std::uint64_t singletons = 0;
   std::uint64_t iterations = 0;
+  std::uint64_t recorded_iterations = 0;  // a recording window's (Profile::recorded_iterations); 0: all
   // The program's arrays in allocation order (their numbers in a
   // --distribution map; a library's own buffers left out): bytes, and
   // whether indexed indirectly.
@@ -135,6 +136,10 @@ inline void print_table(std::ostream& out, const GraphSummary& graph, const std:
                          graph.values, graph.flows, graph.vertices, graph.edges, graph.singletons,
                          graph.singletons == 1 ? "" : "s");
   if (graph.iterations > 0) out << absl::StrFormat(", %d iterations", graph.iterations);
+  if (graph.recorded_iterations > 0) {
+    out << absl::StrFormat(" (the first %d recorded, the other %d counted as the last recorded: --record-iterations)",
+                           graph.recorded_iterations, graph.iterations - graph.recorded_iterations);
+  }
   out << "\n\n";
   const bool per_iteration = graph.iterations > 0;
   out << absl::StrFormat("%6s %16s %16s %16s %10s %11s", "procs", "total bytes", "p2p bytes", "collective bytes",
@@ -290,6 +295,8 @@ inline void write_json(std::ostream& out, const GraphSummary& graph, const std::
       out << "}, \"learned_iterations\": " << e.learned_iterations;
       // Iterations counted as the one they repeat, not costed again (repeated_iterations.h).
       out << ", \"counted_iterations\": " << e.counted_iterations;
+      // Iterations a recording window left unrecorded, counted as the last recorded one.
+      out << ", \"unrecorded_iterations\": " << e.unrecorded_iterations;
       // [array, first element, last element, rank]
       out << ", \"owner_map\": [";
       for (std::size_t r = 0; r < e.owner_map.size(); ++r) {
