@@ -374,9 +374,9 @@ std::string mib(std::uint64_t bytes) { return std::to_string((bytes + (1u << 19)
   // A time loop that got through some iterations can be analysed from its first ones.
   const std::size_t marks = a.profile().iterations();
   const std::string window =
-      marks >= 3 ? ", or record fewer iterations: the region had completed " + std::to_string(marks) +
-                       ", and --record-iterations K (K < " + std::to_string(marks) +
-                       ") records its first K and counts each later one as the K-th"
+      marks >= 4 ? ", or analyse fewer iterations: the region had completed " + std::to_string(marks) +
+                       ", and --record-iterations K (K < " + std::to_string(marks - 1) +
+                       ") costs its first K, looks one further, and counts each later one as the K-th"
                  : "";
   report_status("limit", "the instrumented program's memory (" + mib(resident) + ") passed --max-memory (" +
                              mib(g_max_memory) + "); the largest part is " + grew + " [" + list + ", the program " +

@@ -194,14 +194,15 @@ if [ -n "$jacobi" ]; then
     out=$("$tool" analyze "$jacobi" "$opt" --procs 4 -- 24 4 2>&1) || fail "jacobi_swap at $opt: $out"
     grep -qE "^ +4 +$(( 2 * 2 * 22 * 8 * 4 )) .*cartesian" <<<"$out" || fail "jacobi_swap auto at $opt: $out"
   done
-  # A recording window: 3 of 12 steps recorded, the other 9 counted as the
-  # third; the steps repeat, so the bytes are the whole run's.
+  # A recording window: 3 of 12 steps costed (a fourth recorded to look
+  # ahead), the other 9 counted as the third; the steps repeat, so the
+  # bytes are the whole run's.
   out=$("$tool" analyze "$jacobi" -O2 --procs 4 --record-iterations 3 --json "$tmp/window.json" -- 24 12 2>&1) ||
     fail "jacobi_swap --record-iterations 3: $out"
-  grep -qE "^ +4 +$(( 2 * 2 * 22 * 8 * 12 )) " <<<"$out" || fail "jacobi_swap, 3 of 12 steps recorded: $out"
-  grep -q "12 iterations (the first 3 recorded, the other 9 counted as the last recorded" <<<"$out" ||
-    fail "the report does not say what was recorded: $out"
-  grep -q '"unrecorded_iterations": 9' "$tmp/window.json" || fail "JSON lacks the unrecorded iterations"
+  grep -qE "^ +4 +$(( 2 * 2 * 22 * 8 * 12 )) " <<<"$out" || fail "jacobi_swap, 3 of 12 steps costed: $out"
+  grep -q "12 iterations (the first 3 costed, the other 9 counted as the last of them" <<<"$out" ||
+    fail "the report does not say what was costed: $out"
+  grep -q '"projected_iterations": 9' "$tmp/window.json" || fail "JSON lacks the projected iterations"
   expect_error 2 "--record-iterations: 1 iterations cannot stand for the rest" \
     "$tool" analyze "$jacobi" --record-iterations 1 -- 24 12
 fi

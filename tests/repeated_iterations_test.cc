@@ -341,31 +341,32 @@ TEST(RepeatedIterations, StepsThatDifferAreEachCosted) {
   EXPECT_GT(est.estimate(2).p2p_bytes, 0u);
 }
 
-TEST(RepeatedIterations, UnrecordedStepsCountAsTheLastRecorded) {
-  // Ten phases, six recorded: steps 2..5 alike (2 and 3 costed, 4 and 5
-  // counted as 3); 6..8 are empty (a recording window ended at the sixth
-  // mark; alike among themselves) and count as 3 too; 9, after the last
-  // mark, is what follows the loop.
-  const std::vector<std::uint64_t> signature = {9, 1, 5, 5, 5, 5, 7, 7, 7, 7};
+TEST(RepeatedIterations, StepsBeyondTheWindowCountAsItsLastCosted) {
+  // Ten phases, seven recorded: steps 2..5 alike (2 and 3 costed, 4 and 5
+  // counted as 3); 6, the window's look-ahead, and 7..8, empty (the
+  // recording ended at the seventh mark; alike among themselves), count as
+  // 3 too; 9, after the last mark, is what follows the loop.
+  const std::vector<std::uint64_t> signature = {9, 1, 5, 5, 5, 5, 5, 7, 7, 7};
   const RepeatedIterations runs =
       RepeatedIterations::from_runs(signature, 1, [](std::size_t p) { return static_cast<ValueId>(10 * p); });
-  const RepeatedIterations r = runs.counting_unrecorded(signature.size(), 6);
+  const RepeatedIterations r = runs.counting_beyond_window(signature.size(), 7);
   for (std::size_t p : {4, 5, 6, 7, 8}) EXPECT_EQ(r.costed_as(p), 3u) << p;
   for (std::size_t p : {0, 1, 2, 3, 9}) EXPECT_FALSE(r.repeats(p)) << p;
   EXPECT_EQ(r.weight(3), 6u);
   for (std::size_t p : {6, 7, 8}) EXPECT_EQ(r.weight(p), 0u) << p;
   EXPECT_EQ(r.weight(9), 1u);
-  EXPECT_EQ(r.recorded_repeats(), 2u);
-  EXPECT_EQ(r.unrecorded(), 3u);
-  EXPECT_EQ(r.unrecorded_only().recorded_repeats(), 0u);
-  EXPECT_EQ(r.unrecorded_only().costed_as(7), 5u);
-  // Nothing repeating: the unrecorded steps count as the last recorded.
-  const RepeatedIterations alone = RepeatedIterations{}.counting_unrecorded(10, 4);
+  EXPECT_EQ(r.window_repeats(), 2u);
+  EXPECT_EQ(r.projected(), 3u);
+  EXPECT_EQ(r.beyond_window_only().window_repeats(), 0u);
+  EXPECT_EQ(r.beyond_window_only().costed_as(7), 5u);
+  // Nothing repeating: the steps beyond count as the last costed one.
+  const RepeatedIterations alone = RepeatedIterations{}.counting_beyond_window(10, 5);
   for (std::size_t p : {4, 5, 6, 7, 8}) EXPECT_EQ(alone.costed_as(p), 3u) << p;
   EXPECT_EQ(alone.weight(3), 6u);
-  // A window of one step, or of every step, leaves nothing to count.
-  EXPECT_FALSE(RepeatedIterations{}.counting_unrecorded(10, 1).any());
-  EXPECT_FALSE(RepeatedIterations{}.counting_unrecorded(10, 9).any());
+  // A window of two steps (one costed after what comes before the loop
+  // would have nothing to look ahead with), or of every step, counts nothing.
+  EXPECT_FALSE(RepeatedIterations{}.counting_beyond_window(10, 2).any());
+  EXPECT_FALSE(RepeatedIterations{}.counting_beyond_window(10, 9).any());
 }
 
 // The runtime's recording window (instrument/runtime.cpp) over an
@@ -404,21 +405,23 @@ struct RecordingWindow {
 };
 
 TEST(RecordingWindow, AlikeStepsGiveTheWholeRunFromTheFirstOnes) {
-  // Heat2D's steps repeat from the third on: four recorded of twelve give
-  // the whole run's bytes, messages, collectives and work, step by step.
+  // Heat2D's steps repeat from the third on, the fourth the first to find
+  // what the one before received: four costed (and a fifth recorded) of
+  // twelve give the whole run's bytes, messages, collectives and work,
+  // step by step.
   Analyzer<> whole, windowed;
   examples::heat2d(whole, 16, 12);
-  RecordingWindow window{windowed, 4};
+  RecordingWindow window{windowed, 5};
   examples::heat2d(window, 16, 12);
-  ASSERT_EQ(windowed.profile().recorded_iterations, 4u);
+  ASSERT_EQ(windowed.profile().recorded_iterations, 5u);
   ASSERT_EQ(windowed.profile().iterations(), 12u);
   ASSERT_LT(windowed.profile().values.count(), whole.profile().values.count() / 2);
   Estimator<Profile0> from_whole(whole.profile()), from_window(windowed.profile());
   for (int p : {2, 4, 9}) {
     SCOPED_TRACE(p);
     const CommEstimate e = from_window.estimate(p), every = from_whole.estimate(p);
-    EXPECT_EQ(e.unrecorded_iterations, 8u);
-    EXPECT_EQ(every.unrecorded_iterations, 0u);
+    EXPECT_EQ(e.projected_iterations, 8u);
+    EXPECT_EQ(every.projected_iterations, 0u);
     EXPECT_GT(e.p2p_bytes, 0u);
     EXPECT_EQ(e.matrix, every.matrix);
     EXPECT_EQ(e.messages_matrix, every.messages_matrix);

@@ -83,9 +83,10 @@ ABSL_FLAG(bool, cost_every_iteration, false,
 // exchanges in the first iterations of its time loop and repeats them; the
 // rest of the run need not be analysed to be counted.
 ABSL_FLAG(int, record_iterations, 0,
-          "analyze: record only the region's first this many iterations (at least 2: the first holds what comes "
-          "before the loop); the program then runs on without analysis, and each iteration it goes on to mark is "
-          "counted as the last recorded one. For long runs whose iterations repeat (0 = record them all)");
+          "analyze: cost only the region's first this many iterations (at least 2: the first holds what comes "
+          "before the loop); the program is analysed one iteration further, to see which results of the last "
+          "costed one later iterations use, then runs on without analysis, and each iteration it goes on to mark "
+          "is counted as the last costed one. For long runs whose iterations repeat (0 = analyse them all)");
 ABSL_FLAG(double, timeout, 0,
           "stop the whole analysis (compiling, the instrumented program, estimating and every helper process) after "
           "this many seconds and exit with status 3 (0 = no limit)");

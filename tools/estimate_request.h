@@ -52,7 +52,7 @@ struct EstimateRequest {
   LogicalVolumeCostModel cost;  // with the network (Hockney) model and the computation per value
   std::size_t learn_iterations = 0;  // candidates compared on the region's first ones (0: all)
   bool cost_every_iteration = false;  // also those that repeat the one before (repeated_iterations.h)
-  std::size_t record_iterations = 0;  // analyze: the region's first ones recorded, the rest counted (0: all)
+  std::size_t record_iterations = 0;  // analyze: the region's first ones costed, the rest counted (0: all)
   std::uint64_t max_memory_bytes = 0;
   double timeout_seconds = 0;  // for the whole run, every process it starts; 0: none
   unsigned threads = 1;        // for the graph and the costing: every core

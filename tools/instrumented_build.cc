@@ -265,8 +265,8 @@ std::uint64_t run_instrumented(const fs::path& program, const std::vector<std::s
   std::vector<std::string> env = {absl::StrCat("COMMANALYZER_PROFILE=", profile.string()),
                                   absl::StrCat("COMMANALYZER_STATUS=", status_file.string())};
   if (limits.max_memory_bytes > 0) env.push_back(absl::StrCat("COMMANALYZER_MAX_MEMORY=", limits.max_memory_bytes));
-  if (limits.record_iterations > 0) {
-    env.push_back(absl::StrCat("COMMANALYZER_RECORD_ITERATIONS=", limits.record_iterations));
+  if (limits.record_iterations > 0) {  // and one more: it shows which of the last one's results are used
+    env.push_back(absl::StrCat("COMMANALYZER_RECORD_ITERATIONS=", limits.record_iterations + 1));
   }
   std::uint64_t peak_bytes = 0;
   const int status = spawn_and_wait(argv, env, "instrumented program running", limits, &peak_bytes);

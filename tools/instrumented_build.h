@@ -48,7 +48,7 @@ std::filesystem::path build_instrumented(const Toolchain& toolchain, const Build
 
 struct RunLimits {
   std::uint64_t max_memory_bytes = 0;  // 0: none
-  std::size_t record_iterations = 0;   // the region's first ones recorded (0: all)
+  std::size_t record_iterations = 0;   // the region's first ones costed (0: all; one more is recorded)
 };
 
 // Runs the program with its arguments; its stdout/stderr pass through.

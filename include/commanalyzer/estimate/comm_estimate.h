@@ -81,9 +81,9 @@ struct CommEstimate {
   // Iterations counted as the one before them, which they repeat, rather
   // than costed one by one (repeated_iterations.h).
   std::size_t counted_iterations = 0;
-  // Iterations a recording window left unrecorded, counted as the last
-  // recorded one (Profile::recorded_iterations).
-  std::size_t unrecorded_iterations = 0;
+  // Iterations beyond a recording window (Profile::recorded_iterations),
+  // counted as its last costed one.
+  std::size_t projected_iterations = 0;
   std::vector<OwnerRun> owner_map;
   // Grid shapes of arrays (array id, dimensions) where the distribution
   // knows one: the owner map can be drawn.

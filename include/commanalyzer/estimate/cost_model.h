@@ -161,8 +161,8 @@ struct LogicalVolumeCostModel {
     // A process that recomputes what it would receive can carry that
     // across iterations (the values it computed last step are its own this
     // step), so alike iterations need not send alike: cost each.
-    if (repeats.recorded_repeats() > 0) {
-      return estimate(profile, graph, owner, procs, iterations, fixed_home, repeats.unrecorded_only());
+    if (repeats.window_repeats() > 0) {
+      return estimate(profile, graph, owner, procs, iterations, fixed_home, repeats.beyond_window_only());
     }
     run.receptions.withdraw(plan.recomputed);
     // A process that recomputes the updates of a location keeps its own
@@ -209,8 +209,8 @@ struct LogicalVolumeCostModel {
       result.phase_work.assign(profile.phase_count(), 0);
       result.process_work.assign(procs, 0);
       result.iterations = std::min(profile.iterations(), iterations);
-      result.counted_iterations = repeats.recorded_repeats();
-      result.unrecorded_iterations = repeats.unrecorded();
+      result.counted_iterations = repeats.window_repeats();
+      result.projected_iterations = repeats.projected();
       for (ProcId p : owner) result.singleton_vertices += p == kReplicated;
     }
 

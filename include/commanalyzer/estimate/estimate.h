@@ -88,7 +88,7 @@ class Estimator {
         const std::vector<ProcId> owner = index.vertex_owners(candidates[i].node_owner);
         // A whole run counts the iterations that repeat the one before.
         const RepeatedIterations repeats =
-            iterations == kWholeRun ? iteration_signatures().repeats(owner).counting_unrecorded(
+            iterations == kWholeRun ? iteration_signatures().repeats(owner).counting_beyond_window(
                                           profile_.phase_count(), profile_.recorded_iterations)
                                     : RepeatedIterations{};
         CommEstimate e = cost_over(owner, procs, iterations, fixed, repeats);
@@ -129,7 +129,7 @@ class Estimator {
       }
       return best;
     } else {
-      return cost_over(owners(procs), procs, kWholeRun, {}, unrecorded());
+      return cost_over(owners(procs), procs, kWholeRun, {}, beyond_window());
     }
   }
 
@@ -280,17 +280,17 @@ class Estimator {
 
   // The iterations candidates are compared on; kWholeRun where that is all
   // of them (or the cost model costs whole runs only). Within those a
-  // recording window recorded: the last of them stands for the rest.
+  // recording window costs (its last recorded one looks ahead).
   std::size_t learning_window() const {
     std::size_t window = learn_iterations_;
-    if (profile_.recorded_iterations >= 2) window = std::min(window, profile_.recorded_iterations - 1);
+    if (profile_.recorded_iterations >= 3) window = std::min(window, profile_.recorded_iterations - 2);
     if (kCostsWindows && window > 0 && window + 1 < profile_.iterations()) return window;
     return kWholeRun;
   }
 
-  // The unrecorded iterations, counted as the last recorded one.
-  RepeatedIterations unrecorded() const {
-    return RepeatedIterations{}.counting_unrecorded(profile_.phase_count(), profile_.recorded_iterations);
+  // The iterations beyond a recording window, counted as its last costed one.
+  RepeatedIterations beyond_window() const {
+    return RepeatedIterations{}.counting_beyond_window(profile_.phase_count(), profile_.recorded_iterations);
   }
 
   // `fixed`: which vertices are stored at locations with a fixed owner, for

@@ -66,15 +66,19 @@ class RepeatedIterations {
   // phase holds it (the same offset in it); other values as they are.
   ValueId stand_in(ValueId s, std::size_t phase) const { return repeats(phase) ? s - shift_[phase] : s; }
 
-  // These repeats, and the iterations a recording window left unrecorded
-  // (Profile::recorded_iterations: phases [recorded, phases - 1), empty)
-  // counted as the last recorded one, as a time loop repeats its exchanges
-  // once its data is in place (the projection candidates are compared
-  // on, choice.h). The last phase, after the last mark, is what follows
-  // the loop. Needs recorded >= 2: the first phase holds what comes before
-  // the loop, and the second is the first to stand for later ones.
-  RepeatedIterations counting_unrecorded(std::size_t phases, std::size_t recorded) const {
-    if (recorded < 2 || recorded + 1 >= phases) return *this;
+  // These repeats, and the iterations beyond a recording window
+  // (Profile::recorded_iterations) counted as its last costed one, as a
+  // time loop repeats its exchanges once its data is in place (the
+  // projection candidates are compared on, choice.h). The window's last
+  // recorded iteration is a look-ahead: it shows which of the one
+  // before's results later iterations use (a reduction the next step
+  // reads is reduced; one nobody reads is not), and is counted as that
+  // one, like the unrecorded ones (phases [recorded - 1, phases - 1)). The
+  // last phase, after the last mark, is what follows the loop. Needs
+  // recorded >= 3: the first phase holds what comes before the loop, the
+  // second is the first to stand for later ones, the third looks ahead.
+  RepeatedIterations counting_beyond_window(std::size_t phases, std::size_t recorded) const {
+    if (recorded < 3 || recorded + 1 >= phases) return *this;
     RepeatedIterations out = *this;
     if (out.costed_as_.empty()) {
       out.costed_as_.resize(phases);
@@ -82,9 +86,10 @@ class RepeatedIterations {
       out.weight_.assign(phases, 1);
       out.shift_.assign(phases, 0);
     }
-    // (Empty phases alike among themselves: whatever the runs made of them goes.)
-    const std::size_t last = out.costed_as(recorded - 1);
-    for (std::size_t f = recorded; f + 1 < phases; ++f) {
+    const std::size_t first = recorded - 1;  // the first phase counted, not costed
+    // (The empty phases are alike among themselves: whatever the runs made of them goes.)
+    const std::size_t last = out.costed_as(first - 1);
+    for (std::size_t f = first; f + 1 < phases; ++f) {
       out.costed_as_[f] = static_cast<std::uint32_t>(last);
       out.weight_[f] = 0;
       out.shift_[f] = 0;
@@ -92,25 +97,24 @@ class RepeatedIterations {
     out.weight_[phases - 1] = 1;
     out.costed_as_[phases - 1] = static_cast<std::uint32_t>(phases - 1);
     std::uint64_t weight = 1;
-    for (std::size_t f = 0; f < recorded; ++f) weight += out.costed_as_[f] == last && f != last;
-    out.weight_[last] = weight + (phases - 1 - recorded);
-    out.first_unrecorded_ = recorded;
+    for (std::size_t f = 0; f < first; ++f) weight += out.costed_as_[f] == last && f != last;
+    out.weight_[last] = weight + (phases - 1 - first);
+    out.first_projected_ = first;
     return out;
   }
-  // Only the unrecorded iterations' repeats (every recorded one costed).
-  RepeatedIterations unrecorded_only() const {
-    if (first_unrecorded_ == kAllRecorded) return RepeatedIterations{};
-    return RepeatedIterations{}.counting_unrecorded(costed_as_.size(), first_unrecorded_);
+  // Only the iterations beyond the window (every one in it costed).
+  RepeatedIterations beyond_window_only() const {
+    if (first_projected_ == kNone) return RepeatedIterations{};
+    return RepeatedIterations{}.counting_beyond_window(costed_as_.size(), first_projected_ + 1);
   }
-  // Recorded iterations counted as one they repeat.
-  std::size_t recorded_repeats() const {
+  // Iterations in the window counted as one they repeat.
+  std::size_t window_repeats() const {
     std::size_t n = 0;
-    for (std::size_t p = 0; p < costed_as_.size() && p < first_unrecorded_; ++p) n += costed_as_[p] != p;
+    for (std::size_t p = 0; p < costed_as_.size() && p < first_projected_; ++p) n += costed_as_[p] != p;
     return n;
   }
-  std::size_t unrecorded() const {
-    return first_unrecorded_ == kAllRecorded ? 0 : costed_as_.size() - 1 - first_unrecorded_;
-  }
+  // Iterations beyond the window's costed ones, counted as its last.
+  std::size_t projected() const { return first_projected_ == kNone ? 0 : costed_as_.size() - 1 - first_projected_; }
 
   // `first_of(p)`: the first value of phase p (p >= 1, p < phases).
   template <class FirstOf>
@@ -149,8 +153,8 @@ class RepeatedIterations {
   std::vector<std::uint32_t> costed_as_;  // by phase
   std::vector<std::uint64_t> weight_;     // by phase
   std::vector<ValueId> shift_;            // by repeating phase: its values' distance to their stand-ins
-  static constexpr std::size_t kAllRecorded = ~std::size_t{0};
-  std::size_t first_unrecorded_ = kAllRecorded;  // the first phase a recording window left out
+  static constexpr std::size_t kNone = ~std::size_t{0};
+  std::size_t first_projected_ = kNone;  // the first phase beyond a recording window's costed ones
 };
 
 // The phases of `profile` that repeat the one before, for owners fixed per

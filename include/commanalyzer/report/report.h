@@ -136,9 +136,9 @@ inline void print_table(std::ostream& out, const GraphSummary& graph, const std:
                          graph.values, graph.flows, graph.vertices, graph.edges, graph.singletons,
                          graph.singletons == 1 ? "" : "s");
   if (graph.iterations > 0) out << absl::StrFormat(", %d iterations", graph.iterations);
-  if (graph.recorded_iterations > 0) {
-    out << absl::StrFormat(" (the first %d recorded, the other %d counted as the last recorded: --record-iterations)",
-                           graph.recorded_iterations, graph.iterations - graph.recorded_iterations);
+  if (graph.recorded_iterations >= 3) {  // the window's last recorded one looks ahead (repeated_iterations.h)
+    out << absl::StrFormat(" (the first %d costed, the other %d counted as the last of them: --record-iterations)",
+                           graph.recorded_iterations - 1, graph.iterations - graph.recorded_iterations + 1);
   }
   out << "\n\n";
   const bool per_iteration = graph.iterations > 0;
@@ -295,8 +295,8 @@ inline void write_json(std::ostream& out, const GraphSummary& graph, const std::
       out << "}, \"learned_iterations\": " << e.learned_iterations;
       // Iterations counted as the one they repeat, not costed again (repeated_iterations.h).
       out << ", \"counted_iterations\": " << e.counted_iterations;
-      // Iterations a recording window left unrecorded, counted as the last recorded one.
-      out << ", \"unrecorded_iterations\": " << e.unrecorded_iterations;
+      // Iterations beyond a recording window, counted as its last costed one.
+      out << ", \"projected_iterations\": " << e.projected_iterations;
       // [array, first element, last element, rank]
       out << ", \"owner_map\": [";
       for (std::size_t r = 0; r < e.owner_map.size(); ++r) {
