@@ -84,6 +84,9 @@ struct CommEstimate {
   // Iterations beyond a recording window (Profile::recorded_iterations),
   // counted as its last costed one.
   std::size_t projected_iterations = 0;
+  // The window's look-ahead repeats its last costed iteration (else the
+  // iterations counted as that one may not cost what it did).
+  bool window_steady = true;
   std::vector<OwnerRun> owner_map;
   // Grid shapes of arrays (array id, dimensions) where the distribution
   // knows one: the owner map can be drawn.

@@ -87,10 +87,11 @@ class Estimator {
       auto cost = [&](std::size_t i, std::size_t iterations) {
         const std::vector<ProcId> owner = index.vertex_owners(candidates[i].node_owner);
         // A whole run counts the iterations that repeat the one before.
-        const RepeatedIterations repeats =
-            iterations == kWholeRun ? iteration_signatures().repeats(owner).counting_beyond_window(
-                                          profile_.phase_count(), profile_.recorded_iterations)
-                                    : RepeatedIterations{};
+        RepeatedIterations repeats;
+        if (iterations == kWholeRun) {
+          if (!cost_every_iteration_) repeats = iteration_signatures().repeats(owner);
+          repeats = repeats.counting_beyond_window(profile_.phase_count(), profile_.recorded_iterations);
+        }
         CommEstimate e = cost_over(owner, procs, iterations, fixed, repeats);
         if (iterations != kWholeRun) {
           e = project_run(cost_over(owner, procs, iterations - 1, fixed, {}), std::move(e), profile_.iterations());
@@ -119,6 +120,7 @@ class Estimator {
       const Distribution& kept = candidates[fastest];
       CommEstimate best = window == kWholeRun ? std::move(costed[fastest]) : cost(fastest, kWholeRun);
       best.learned_iterations = window == kWholeRun ? 0 : window;
+      best.window_steady = window_steady(index.vertex_owners(kept.node_owner));
       best.distribution = kept.name;
       best.candidates = std::move(tried);
       best.owner_map = index.owner_runs(kept.node_owner);
@@ -129,7 +131,10 @@ class Estimator {
       }
       return best;
     } else {
-      return cost_over(owners(procs), procs, kWholeRun, {}, beyond_window());
+      const std::vector<ProcId> owner = owners(procs);
+      CommEstimate e = cost_over(owner, procs, kWholeRun, {}, beyond_window());
+      e.window_steady = window_steady(owner);
+      return e;
     }
   }
 
@@ -168,7 +173,7 @@ class Estimator {
   // not others).
   const IterationSignatures& iteration_signatures() const {
     std::call_once(signed_once_, [&] {
-      if (cost_every_iteration_) return;
+      if (cost_every_iteration_ && profile_.recorded_iterations < 3) return;
       const LocationIndex::Census& census = location_census();
       signatures_ = IterationSignatures::of(
           profile_, graph_, [&](ValueGraph::Vertex x) { return census.node_of_vertex[x]; },
@@ -286,6 +291,14 @@ class Estimator {
     if (profile_.recorded_iterations >= 3) window = std::min(window, profile_.recorded_iterations - 2);
     if (kCostsWindows && window > 0 && window + 1 < profile_.iterations()) return window;
     return kWholeRun;
+  }
+
+  // Whether a recording window's look-ahead repeats its last costed
+  // iteration under these owners: then the iterations counted as that one
+  // cost what it did, as far as the window can tell (true without a window).
+  bool window_steady(const std::vector<ProcId>& owner) const {
+    if (profile_.recorded_iterations < 3 || profile_.recorded_iterations + 1 >= profile_.phase_count()) return true;
+    return iteration_signatures().repeats_previous(profile_.recorded_iterations - 1, owner);
   }
 
   // The iterations beyond a recording window, counted as its last costed one.

@@ -186,6 +186,19 @@ class IterationSignatures {
   static IterationSignatures of(const ProfileT& profile, const Graph& graph, const NodeOf& node_of,
                                 const IsTemporary& temporary);
 
+  // Whether phase p repeats the one before it when graph vertex x is owned
+  // by owner[x], by the rule of repeats() (false where either was not
+  // hashed: iterations of different lengths).
+  bool repeats_previous(std::size_t p, const std::vector<ProcId>& owner) const {
+    if (p < 2 || p >= signature_.size()) return false;
+    auto owned = [&](std::size_t q) {
+      std::uint64_t h = signature_[q];
+      for (std::uint32_t x : temporaries_[q]) h = repeated_iterations_internal::mix(h, owner[x]);
+      return h;
+    };
+    return owned(p) == owned(p - 1);
+  }
+
   // The phases that repeat the one before when graph vertex x is owned by
   // owner[x].
   RepeatedIterations repeats(const std::vector<ProcId>& owner) const {

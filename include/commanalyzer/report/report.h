@@ -179,6 +179,15 @@ inline void print_table(std::ostream& out, const GraphSummary& graph, const std:
     }
     out << "\n";
   }
+  std::string drifting;  // the counts whose window's look-ahead differs from its last costed iteration
+  for (const CommEstimate& e : estimates) {
+    if (!e.window_steady) drifting += absl::StrCat(drifting.empty() ? "" : ", ", e.procs);
+  }
+  if (!drifting.empty()) {
+    out << "\nnote: the iteration after the last costed one differs from it (" << drifting
+        << " processes): the iterations counted as that one may not cost what it did; analyse more of them "
+           "(--record-iterations) or all to know\n";
+  }
   if (!estimates.empty()) {
     const auto largest = std::max_element(estimates.begin(), estimates.end(),
                                           [](const CommEstimate& a, const CommEstimate& b) { return a.procs < b.procs; });
@@ -296,7 +305,8 @@ inline void write_json(std::ostream& out, const GraphSummary& graph, const std::
       // Iterations counted as the one they repeat, not costed again (repeated_iterations.h).
       out << ", \"counted_iterations\": " << e.counted_iterations;
       // Iterations beyond a recording window, counted as its last costed one.
-      out << ", \"projected_iterations\": " << e.projected_iterations;
+      out << ", \"projected_iterations\": " << e.projected_iterations
+          << ", \"window_steady\": " << (e.window_steady ? "true" : "false");
       // [array, first element, last element, rank]
       out << ", \"owner_map\": [";
       for (std::size_t r = 0; r < e.owner_map.size(); ++r) {
