@@ -9,29 +9,41 @@
 # estimate): its time at most doubles, its peak (the larger of the two)
 # stays within 5 % (the real-size issue's bounds).
 #
-# Usage: bench/steps_scaling.sh [--quick]
+# Usage: bench/steps_scaling.sh [--quick] [--record-iterations K]
 #   --quick: a 128^2 grid (default 512^2). Writes bench/results/steps_scaling.md
 #   (quick: bench/results/steps_scaling_quick.md).
+#   --record-iterations K: the instrumented run costs the first K steps and
+#   records one more, as `analyze --record-iterations K` runs it (a
+#   recording window). Writes bench/results/steps_scaling_window.md.
 set -euo pipefail
 command="bench/steps_scaling.sh${*:+ $*}"
-for arg in "$@"; do
-  case "$arg" in
+window=""  # steps costed by a recording window (none: every step)
+options=("$@")
+while [ $# -gt 0 ]; do
+  case "$1" in
     --quick) ;;
+    --record-iterations) window="${2:?--record-iterations needs a count}"; shift ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
-    *) echo "steps_scaling.sh: unknown argument '$arg' (see --help)" >&2; exit 2 ;;
+    *) echo "steps_scaling.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
+  shift
 done
-source "$(dirname "$0")/programs.sh" "$@"
+source "$(dirname "$0")/programs.sh" "${options[@]}"
+# The runtime records one step beyond the ones costed (it looks ahead).
+record=()
+[ -z "$window" ] || record=(env COMMANALYZER_RECORD_ITERATIONS=$((window + 1)))
 side=512
 $quick && side=128
 out=bench/results/steps_scaling.md
 $quick && out=bench/results/steps_scaling_quick.md
+[ -z "$window" ] || out=bench/results/steps_scaling_window.md
 "$tool" build -O2 examples/heat2d/heat2d_seq.c --output "$work/instrumented" 2>"$work/err" ||
   { tail -20 "$work/err" >&2; exit 1; }
 {
   echo "# Time steps: what grows with them"
   echo
   echo "Command: \`$command\`; $(date -u '+%Y-%m-%d %H:%M UTC'), 2 cores (shared), commit $(git rev-parse --short HEAD)."
+  [ -z "$window" ] || echo "A recording window: the first $window steps costed, one more recorded, the rest counted."
   echo "Heat2D ${side}^2, -O2; one run per row, seconds of wall time. graph: reading the profile and building the"
   echo "value and location graphs; costing: partitioning and costing the candidates for 16 processes."
   echo
@@ -40,7 +52,8 @@ $quick && out=bench/results/steps_scaling_quick.md
 } >"$work/report"
 for steps in 25 50 100 200; do
   echo "[steps_scaling] $steps steps" >&2
-  COMMANALYZER_PROFILE="$work/p.profile" measure "$work/m_run" 1 "$work/instrumented" "$side" "$steps"
+  COMMANALYZER_PROFILE="$work/p.profile" measure "$work/m_run" 1 ${record[@]+"${record[@]}"} "$work/instrumented" \
+    "$side" "$steps"
   measure "$work/m_estimate" 1 "$tool" estimate "$work/p.profile" --procs 16
   # measure leaves the estimate's progress lines in $work/err.
   graph=$(sed -n 's/.*graph built in \([0-9.]*\)s.*/\1/p' "$work/err")

@@ -203,6 +203,12 @@ if [ -n "$jacobi" ]; then
   grep -q "12 iterations (the first 3 costed, the other 9 counted as the last of them" <<<"$out" ||
     fail "the report does not say what was costed: $out"
   grep -q '"projected_iterations": 9' "$tmp/window.json" || fail "JSON lacks the projected iterations"
+  # A window as long as the run: said, and the whole run analysed.
+  out=$("$tool" analyze "$jacobi" -O2 --procs 4 --record-iterations 3 -- 24 4 2>&1) || fail "a window past the run: $out"
+  grep -q "warning: --record-iterations 3: the region marked 4 iterations (CA_ITERATION), no more than the window" \
+    <<<"$out" || fail "no warning for a window past the run: $out"
+  grep -qE "^ +4 +$(( 2 * 2 * 22 * 8 * 4 )) " <<<"$out" || fail "a window past the run: $out"
+  grep -q "costed, the other" <<<"$out" && fail "a window past the run reported as one: $out"
   expect_error 2 "--record-iterations: 1 iterations cannot stand for the rest" \
     "$tool" analyze "$jacobi" --record-iterations 1 -- 24 12
 fi

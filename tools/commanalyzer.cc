@@ -468,6 +468,14 @@ int analyze(AnalyzeArgs args, const EstimateRequest& request, const ReportOutput
   try {
     ProfileInfo info;
     const LoadedProfile profile = load_recorded_profile(profile_path.string(), &info);
+    // A window as long as the loop: nothing beyond it to count.
+    if (request.record_iterations > 0 &&
+        (profile.recorded_iterations == 0 || profile.recorded_iterations >= profile.iterations())) {
+      std::cerr << absl::StrFormat(
+          "commanalyzer: warning: --record-iterations %d: the region marked %d iteration%s (CA_ITERATION), no more "
+          "than the window analyses: every one was costed\n",
+          request.record_iterations, profile.iterations(), profile.iterations() == 1 ? "" : "s");
+    }
     std::cout << "\n";
     print_run_facts(profile, info);
     write_report(run_estimate(profile, request, outputs.wants_graph()), outputs);

@@ -136,7 +136,8 @@ inline void print_table(std::ostream& out, const GraphSummary& graph, const std:
                          graph.values, graph.flows, graph.vertices, graph.edges, graph.singletons,
                          graph.singletons == 1 ? "" : "s");
   if (graph.iterations > 0) out << absl::StrFormat(", %d iterations", graph.iterations);
-  if (graph.recorded_iterations >= 3) {  // the window's last recorded one looks ahead (repeated_iterations.h)
+  // A recording window's last recorded iteration looks ahead (repeated_iterations.h).
+  if (graph.recorded_iterations >= 3 && graph.recorded_iterations < graph.iterations) {
     out << absl::StrFormat(" (the first %d costed, the other %d counted as the last of them: --record-iterations)",
                            graph.recorded_iterations - 1, graph.iterations - graph.recorded_iterations + 1);
   }
