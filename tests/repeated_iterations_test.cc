@@ -321,9 +321,9 @@ TEST(RepeatedIterations, WhereRecomputationCarriesAcrossStepsEachIsCosted) {
   expect_counted_equals_costed([](Analyzer<>& a) { relax_1d_with_tail(a, 40, 9); }, 5, {2, 3, 5}, {2, 3, 5});
 }
 
-TEST(RepeatedIterations, StepsThatDifferAreEachCosted) {
-  // Step t relaxes t + 3 elements: no step repeats the one before.
-  Analyzer<> a;
+// Eight steps, step t relaxing t + 3 elements: no step repeats the one before.
+template <class A>
+void growing_relaxation(A& a) {
   const Address u = 0x1000'0000;
   a.allocation(u, 8 * 64);
   for (std::uint64_t i = 0; i < 64; ++i) a.store(u + 8 * i, 8, kComputedBit);
@@ -336,6 +336,11 @@ TEST(RepeatedIterations, StepsThatDifferAreEachCosted) {
   }
   a.region_end();
   a.finish();
+}
+
+TEST(RepeatedIterations, StepsThatDifferAreEachCosted) {
+  Analyzer<> a;
+  growing_relaxation(a);
   Estimator<Profile0> est(a.profile());
   EXPECT_EQ(est.estimate(2).counted_iterations, 0u);
   EXPECT_GT(est.estimate(2).p2p_bytes, 0u);
@@ -439,22 +444,11 @@ TEST(RecordingWindow, AlikeStepsGiveTheWholeRunFromTheFirstOnes) {
 }
 
 TEST(RecordingWindow, StepsThatStillChangeAreSaidToBeProjected) {
-  // Step t relaxes t + 3 elements: the look-ahead never repeats the last
-  // costed step, so the estimate says the steps beyond may cost otherwise.
+  // The look-ahead never repeats the last costed step, so the estimate
+  // says the steps beyond may cost otherwise.
   Analyzer<> windowed;
-  RecordingWindow a{windowed, 4};
-  const Address u = 0x1000'0000;
-  a.allocation(u, 8 * 64);
-  for (std::uint64_t i = 0; i < 64; ++i) a.store(u + 8 * i, 8, kComputedBit);
-  a.region_begin();
-  for (int t = 0; t < 8; ++t) {
-    for (std::uint64_t i = 1; i < static_cast<std::uint64_t>(t) + 4; ++i) {
-      a.store(u + 8 * i, 8, a.join(a.load(u + 8 * (i - 1), 8), a.load(u + 8 * (i + 1), 8)));
-    }
-    a.iteration();
-  }
-  a.region_end();
-  a.finish();
+  RecordingWindow window{windowed, 4};
+  growing_relaxation(window);
   Estimator<Profile0> est(windowed.profile());
   const CommEstimate e = est.estimate(2);
   EXPECT_EQ(e.projected_iterations, 5u);
