@@ -292,8 +292,9 @@ void note_fork_in_parent() {
 
 // ------------------------------------------------------- recording window
 //
-// $COMMANALYZER_RECORD_ITERATIONS=K (set from --record-iterations): the
-// region's first K iterations are recorded. At the K-th iteration mark the
+// $COMMANALYZER_RECORD_ITERATIONS=K (analyze sets it to one more than
+// --record-iterations: the last looks ahead): the region's first K
+// iterations are recorded. At the K-th iteration mark the
 // analysis stops (Analyzer::stop_recording): from then on every hook
 // returns at once, and the program runs on with the hooks' calls only.
 // The marks it still makes in the region are counted into the profile.

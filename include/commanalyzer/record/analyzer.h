@@ -350,7 +350,7 @@ class Analyzer {
   // A recording window: the analysis stops at the iteration mark just
   // made, and the region ends there. The iterations the program goes on to
   // mark are counted (unrecorded_iteration), not recorded: empty phases
-  // the estimate counts as the last recorded iteration
+  // the estimate counts as the window's last costed iteration
   // (Profile::recorded_iterations).
   void stop_recording() {
     region_end();

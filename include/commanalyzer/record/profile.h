@@ -73,8 +73,10 @@ struct Profile {
   // Where the recording stopped (a recording window, Analyzer::
   // stop_recording): the marks after the first `recorded_iterations` are
   // iterations the program ran but the analysis did not look at, empty
-  // phases the estimate counts as the last recorded iteration. 0: every
-  // iteration was recorded.
+  // phases the estimate counts as the window's last costed iteration (the
+  // one before the last recorded, which looks ahead:
+  // RepeatedIterations::counting_beyond_window). 0: every iteration was
+  // recorded.
   std::size_t recorded_iterations = 0;
 
   // The tracked heap allocations (arrays): arrays[g - 1] is group g's
