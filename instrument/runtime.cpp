@@ -361,6 +361,7 @@ std::string mib(std::uint64_t bytes) { return std::to_string((bytes + (1u << 19)
   } parts[] = {{"slice labels (label DAG)", a.slicer().memory_bytes()},
                {"shadow memory", a.shadow().memory_bytes()},
                {"value instances", a.profile().values.memory_bytes()},
+               {"vertices (home, instances, array)", a.profile().vertex_count() * 16},
                {"value-flow chains", a.profile().flows.memory_bytes()}};
   std::uint64_t analysis = 0;
   const Part* largest = &parts[0];
