@@ -80,14 +80,17 @@ program would need on N processes, from the sequential program itself.
 
 Usage:
   commanalyzer analyze SOURCES... [--procs 2,4,...] [--json FILE] [--html FILE]
-                       [--out DIR] [-I DIR] [-D NAME[=VALUE]] [-U NAME] [-O2] [-std=...]
+                       [--out DIR] [--record-iterations K]
+                       [-I DIR] [-D NAME[=VALUE]] [-U NAME] [-O2] [-std=...]
                        [-f...] [-W...] [-m...] [-g] [-l LIB] [-L DIR] [-- PROGRAM ARGUMENTS...]
       Compiles the C/C++ sources with clang-16 and the CommAnalyzer pass,
       runs the program (its output passes through), and prints the
       predicted communication for each process count. Mark the region of
       interest and iterations with include/commanalyzer/annotate.h
       (CA_REGION_BEGIN, CA_ITERATION, CA_REGION_END); without marks the whole
-      run counts. The profile is kept for `commanalyzer estimate` (under
+      run counts. --record-iterations K costs the first K iterations of a
+      long run, analyses one more, and counts every later one as the K-th.
+      The profile is kept for `commanalyzer estimate` (under
       --out DIR/build with the build, else alone in a temporary directory,
       which stays until you delete it).
   commanalyzer estimate PROFILE [--procs 2,4,...] [--json FILE] [--html FILE]
