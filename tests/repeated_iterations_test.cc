@@ -455,5 +455,20 @@ TEST(RecordingWindow, StepsThatStillChangeAreSaidToBeProjected) {
   EXPECT_FALSE(e.window_steady);
 }
 
+TEST(RecordingWindow, WhatRecomputationCarriesIsSaidToBeProjected) {
+  // The 1-D relaxation's steps are alike, but at 3 processes the plan
+  // recomputes, carrying values from step to step: how much a process
+  // receives per step depends on the steps the plan saw, so the steps
+  // beyond the window are said to be projected.
+  Analyzer<> windowed;
+  RecordingWindow window{windowed, 5};
+  relax_1d_with_tail(window, 40, 9);
+  Estimator<Profile0> est(windowed.profile());
+  const CommEstimate e = est.estimate(3);
+  EXPECT_GT(e.projected_iterations, 0u);
+  EXPECT_TRUE(e.carries_across_iterations);
+  EXPECT_FALSE(e.window_steady);
+}
+
 }  // namespace
 }  // namespace commanalyzer

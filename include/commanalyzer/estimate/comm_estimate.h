@@ -87,6 +87,12 @@ struct CommEstimate {
   // The window's look-ahead repeats its last costed iteration (else the
   // iterations counted as that one may not cost what it did).
   bool window_steady = true;
+  // Whole-run rules changed what processes receive: the recomputation
+  // plan replaced receptions (a process carries what it recomputed from
+  // one iteration to the next), or the ghost memory rule had values
+  // received again. What they decide per iteration depends on how many
+  // iterations they saw.
+  bool carries_across_iterations = false;
   std::vector<OwnerRun> owner_map;
   // Grid shapes of arrays (array id, dimensions) where the distribution
   // knows one: the owner map can be drawn.

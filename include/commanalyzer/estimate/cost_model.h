@@ -139,9 +139,11 @@ struct LogicalVolumeCostModel {
     // Received values kept for later iterations within the ghost memory;
     // `plan`: what recomputation replaced (not received at all).
     auto finish = [&](const ReceptionPlan* plan) {
-      run.receptions.receive_again_beyond_ghost_memory(
+      const bool again = run.receptions.receive_again_beyond_ghost_memory(
           ghost_memory, [&](std::uint64_t k) { return plan == nullptr || !plan->recomputed.contains(k); });
-      return run.finish(network, seconds_per_value);
+      CommEstimate e = run.finish(network, seconds_per_value);
+      e.carries_across_iterations = plan != nullptr || again;
+      return e;
     };
     if (!recompute_when_cheaper) return finish(nullptr);
     // Which receptions recomputation can replace is known only once every

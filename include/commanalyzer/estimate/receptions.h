@@ -131,8 +131,9 @@ class Receptions {
   // them again in every iteration that uses them. `received(k)`: q still
   // receives the value (recomputation has not replaced it).
   template <class Received>
-  void receive_again_beyond_ghost_memory(double ghost_memory, Received received) {
-    if (kept_uses_.empty()) return;
+  // Returns whether any value is received again.
+  bool receive_again_beyond_ghost_memory(double ghost_memory, Received received) {
+    if (kept_uses_.empty()) return false;
     const int n = owners_.n;
     absl::flat_hash_map<std::uint64_t, std::uint64_t> own, kept;  // by group * n + process: locations
     auto cell = [&](std::uint32_t group, ProcId q) { return static_cast<std::uint64_t>(group) * n + q; };
@@ -148,6 +149,7 @@ class Receptions {
         ++kept[cell(profile_.vertex_group[location], q)];
       }
     }
+    bool again = false;
     for (const KeptUse& u : kept_uses_) {
       const ValueId s = owners_.value_of(u.key);
       const ProcId q = owners_.process_of(u.key);
@@ -156,7 +158,9 @@ class Receptions {
       ledger_.serve(u.use);
       ledger_.send(owners_.owner_of(s), q, profile_.values.size_bytes(s), u.phase, s, owners_.created_at(s),
                    u.opens_at);
+      again = true;
     }
+    return again;
   }
 
  private:

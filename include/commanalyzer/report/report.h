@@ -185,9 +185,10 @@ inline void print_table(std::ostream& out, const GraphSummary& graph, const std:
     if (!e.window_steady) drifting += absl::StrCat(drifting.empty() ? "" : ", ", e.procs);
   }
   if (!drifting.empty()) {
-    out << "\nnote: the iteration after the last costed one differs from it (" << drifting
-        << " processes): the iterations counted as that one may not cost what it did; analyse more of them "
-           "(--record-iterations) or all to know\n";
+    out << "\nnote: the iteration after the last costed one differs from it, or processes recompute what they "
+           "would receive (" << drifting
+        << " processes): the iterations counted as the last costed one may not cost what it did; analyse more of "
+           "them (--record-iterations) or all to know\n";
   }
   if (!estimates.empty()) {
     const auto largest = std::max_element(estimates.begin(), estimates.end(),
