@@ -472,8 +472,7 @@ int analyze(AnalyzeArgs args, const EstimateRequest& request, const ReportOutput
     ProfileInfo info;
     const LoadedProfile profile = load_recorded_profile(profile_path.string(), &info);
     // A window as long as the loop: nothing beyond it to count.
-    if (request.record_iterations > 0 &&
-        (profile.recorded_iterations == 0 || profile.recorded_iterations >= profile.iterations())) {
+    if (request.record_iterations > 0 && !profile.counts_beyond_window()) {
       std::cerr << absl::StrFormat(
           "commanalyzer: warning: --record-iterations %d: the region marked %d iteration%s (CA_ITERATION), no more "
           "than the window analyses: every one was costed\n",

@@ -100,7 +100,8 @@ EstimateResult estimate_with(const ProfileT& profile, const EstimateRequest& r, 
   EstimateResult result;
   GraphSummary& summary = result.summary;
   summary = {profile.values.count(), profile.flows.flow_count(), estimator.graph().vertex_count(),
-             estimator.graph().edge_count(), 0, profile.iterations(), profile.recorded_iterations};
+             estimator.graph().edge_count(), 0, profile.iterations(),
+             profile.counts_beyond_window() ? profile.recorded_iterations : 0};
   for (auto s : estimator.singletons()) summary.singletons += s;
   for (std::size_t k = 0; k < profile.arrays.size(); ++k) {
     if (!profile.arrays[k].by_program) continue;

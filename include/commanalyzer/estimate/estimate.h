@@ -120,7 +120,7 @@ class Estimator {
       const Distribution& kept = candidates[fastest];
       CommEstimate best = window == kWholeRun ? std::move(costed[fastest]) : cost(fastest, kWholeRun);
       best.learned_iterations = window == kWholeRun ? 0 : window;
-      best.window_steady = window_steady(index.vertex_owners(kept.node_owner), best);
+      best.window_steady = best.projected_iterations == 0 || window_steady(index.vertex_owners(kept.node_owner), best);
       best.distribution = kept.name;
       best.candidates = std::move(tried);
       best.owner_map = index.owner_runs(kept.node_owner);
@@ -133,7 +133,7 @@ class Estimator {
     } else {
       const std::vector<ProcId> owner = owners(procs);
       CommEstimate e = cost_over(owner, procs, kWholeRun, {}, beyond_window());
-      e.window_steady = window_steady(owner, e);
+      e.window_steady = e.projected_iterations == 0 || window_steady(owner, e);
       return e;
     }
   }
@@ -293,13 +293,12 @@ class Estimator {
     return kWholeRun;
   }
 
-  // Whether a recording window's look-ahead repeats its last costed
-  // iteration under these owners, and no whole-run rule changed what the
-  // processes receive (CommEstimate::carries_across_iterations): then the
-  // iterations counted as that one cost what it did, as far as the window
-  // can tell (true without a window).
+  // For an estimate that counts iterations beyond a recording window:
+  // whether the window's look-ahead repeats its last costed iteration under
+  // these owners, and no whole-run rule changed what the processes receive
+  // (CommEstimate::carries_across_iterations). Then the iterations counted
+  // as that one cost what it did, as far as the window can tell.
   bool window_steady(const std::vector<ProcId>& owner, const CommEstimate& e) const {
-    if (e.projected_iterations == 0) return true;
     return !e.carries_across_iterations &&
            iteration_signatures().repeats_previous(profile_.recorded_iterations - 1, owner);
   }

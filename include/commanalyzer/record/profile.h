@@ -78,6 +78,10 @@ struct Profile {
   // RepeatedIterations::counting_beyond_window). 0: every iteration was
   // recorded.
   std::size_t recorded_iterations = 0;
+  // A recording window leaves iterations to count as its last costed one
+  // (at least 3 recorded: the last looks ahead;
+  // RepeatedIterations::counting_beyond_window).
+  bool counts_beyond_window() const { return recorded_iterations >= 3 && recorded_iterations < iterations(); }
 
   // The tracked heap allocations (arrays): arrays[g - 1] is group g's
   // extent, so a location can be named by (array, offset) and arrays of

@@ -26,7 +26,8 @@ struct GraphSummary {
   std::uint64_t edges = 0;
   std::uint64_t singletons = 0;
   std::uint64_t iterations = 0;
-  std::uint64_t recorded_iterations = 0;  // a recording window's (Profile::recorded_iterations); 0: all
+  // Recorded by a window that counts the later ones (Profile::counts_beyond_window); 0: none.
+  std::uint64_t recorded_iterations = 0;
   // The program's arrays in allocation order (their numbers in a
   // --distribution map; a library's own buffers left out): bytes, and
   // whether indexed indirectly.
@@ -137,7 +138,7 @@ inline void print_table(std::ostream& out, const GraphSummary& graph, const std:
                          graph.singletons == 1 ? "" : "s");
   if (graph.iterations > 0) out << absl::StrFormat(", %d iterations", graph.iterations);
   // A recording window's last recorded iteration looks ahead (repeated_iterations.h).
-  if (graph.recorded_iterations >= 3 && graph.recorded_iterations < graph.iterations) {
+  if (graph.recorded_iterations > 0) {
     out << absl::StrFormat(" (the first %d costed, the other %d counted as the last of them: --record-iterations)",
                            graph.recorded_iterations - 1, graph.iterations - graph.recorded_iterations + 1);
   }
