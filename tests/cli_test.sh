@@ -75,6 +75,14 @@ out=$("$tool" analyze "$tmp/ok.c" --procs 2 --out "$tmp/ok") || fail "analyze of
 grep -qE '^ +2 +[0-9]+' <<<"$out" || fail "no estimate row: $out"
 out=$("$tool" estimate "$tmp/ok/build/program.profile" --procs 4) || fail "estimate failed"
 grep -qE '^ +4 +[0-9]+' <<<"$out" || fail "no re-estimate row for 4: $out"
+# A relative --out: the partitioner's MPI runtime (zoltan_phg) finds the
+# temporary directory under it, from any working directory.
+tool_path=$(realpath "$tool")
+out=$(cd "$tmp" && "$tool_path" estimate ok/build/program.profile --procs 4 --distribution hypergraph --out rel 2>&1) ||
+  fail "estimate with a relative --out: $out"
+! grep -qE 'PMIX ERROR|ORTE_ERROR|Impossible to open' <<<"$out" || fail "relative --out: MPI's temporary files failed: $out"
+grep -qE '^ +4 +[0-9]+' <<<"$out" || fail "no estimate row with a relative --out: $out"
+[ -s "$tmp/rel/estimate.json" ] || fail "no estimate.json under a relative --out"
 # trace's CSV: six fields per row, the site quoted where its path has a comma.
 mkdir -p "$tmp/a,b" && cp "$tmp/ok.c" "$tmp/a,b/ok.c"
 "$tool" analyze "$tmp/a,b/ok.c" --procs 2 --out "$tmp/comma" >/dev/null 2>&1 || fail "analyze in a folder with a comma"

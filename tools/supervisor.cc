@@ -116,7 +116,9 @@ class Supervisor {
   void start(const Supervision& limits) {
     limits_ = limits;
     const fs::path user_temp = user_temp_directory();  // read (and kept) before TMPDIR changes below
-    const fs::path parent = limits.out.empty() ? user_temp : limits.out;
+    // Absolute: children run elsewhere, and Open MPI (zoltan_phg under
+    // mpirun) reads a relative TMPDIR from the root.
+    const fs::path parent = fs::absolute(limits.out.empty() ? user_temp : limits.out);
     std::string pattern = (parent / ".commanalyzer-tmp-XXXXXX").string();
     if (mkdtemp(pattern.data()) == nullptr) {
       throw RunError(absl::StrCat("cannot create a temporary directory in ", parent.string()));
