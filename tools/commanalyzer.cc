@@ -43,6 +43,7 @@
 #include "tools/estimate_request.h"
 #include "tools/estimate_run.h"
 #include "tools/huge_pages.h"
+#include "tools/large_blocks.h"
 #include "tools/instrumented_build.h"
 #include "tools/limits.h"
 #include "tools/model_command.h"
@@ -602,6 +603,7 @@ int run(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   commanalyzer::cli::reexecute_with_huge_pages(argv);
+  commanalyzer::cli::return_large_blocks_when_freed();
   // Whatever the exit status, the other MPI ranks of --partitioner parmetis
   // are released.
   struct LeaveDistributed {
