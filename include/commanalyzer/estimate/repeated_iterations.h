@@ -191,26 +191,26 @@ class IterationSignatures {
   // hashed: iterations of different lengths).
   bool repeats_previous(std::size_t p, const std::vector<ProcId>& owner) const {
     if (p < 2 || p >= signature_.size()) return false;
-    auto owned = [&](std::size_t q) {
-      std::uint64_t h = signature_[q];
-      for (std::uint32_t x : temporaries_[q]) h = repeated_iterations_internal::mix(h, owner[x]);
-      return h;
-    };
-    return owned(p) == owned(p - 1);
+    return owned_signature(p, owner) == owned_signature(p - 1, owner);
   }
 
   // The phases that repeat the one before when graph vertex x is owned by
   // owner[x].
   RepeatedIterations repeats(const std::vector<ProcId>& owner) const {
     if (signature_.empty()) return {};
-    std::vector<std::uint64_t> signature = signature_;
-    for (std::size_t p = 0; p < temporaries_.size(); ++p) {
-      for (std::uint32_t x : temporaries_[p]) signature[p] = repeated_iterations_internal::mix(signature[p], owner[x]);
-    }
+    std::vector<std::uint64_t> signature(signature_.size());
+    for (std::size_t p = 0; p < signature.size(); ++p) signature[p] = owned_signature(p, owner);
     return RepeatedIterations::from_runs(signature, oldest_read_, [&](std::size_t p) { return first_[p]; });
   }
 
  private:
+  // Phase p's signature with the owners of the temporaries born in it.
+  std::uint64_t owned_signature(std::size_t p, const std::vector<ProcId>& owner) const {
+    std::uint64_t h = signature_[p];
+    for (std::uint32_t x : temporaries_[p]) h = repeated_iterations_internal::mix(h, owner[x]);
+    return h;
+  }
+
   std::vector<std::uint64_t> signature_;  // by phase
   std::size_t oldest_read_ = 0;
   std::vector<ValueId> first_;  // by phase: its first value
