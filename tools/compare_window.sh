@@ -3,9 +3,9 @@
 # at -O2, `commanalyzer analyze` of the whole run and with
 # `--record-iterations K`, and per process count the two estimates' total
 # bytes, messages and collective calls (Allreduces and Bcasts, each call)
-# side by side, with the window's
-# difference and whether the window said its iterations were steady
-# (JSON window_steady; "-" where the window covered the whole run).
+# side by side, with the window's difference and whether the window said
+# its iterations were steady (JSON window_steady; "-" where the window
+# covered the whole run).
 #
 # Programs: the examples at their validation sizes (tools/validate.sh
 # --list-cases) and, given checkouts, the public codes at the sizes of the
