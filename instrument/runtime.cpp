@@ -110,7 +110,7 @@ void write_profile_at_exit() {
   if (g_forked_child) return;
   InRuntime guard;
   RuntimeAnalyzer& a = *g_analyzer;
-  const std::size_t analysis_memory = a.memory_bytes();  // the run's, before finish() drops the unread set-up
+  const auto memory = a.memory_parts();  // the run's, before finish() drops the unread set-up
   const bool region_never_begun = a.in_set_up();  // said in the profile, not on the program's stderr
   a.finish();
   const char* env = std::getenv("COMMANALYZER_PROFILE");
@@ -120,7 +120,10 @@ void write_profile_at_exit() {
   info.word_bytes = RuntimeAnalyzer::kWordBytes;
   info.metadata = "runtime_loads=" + std::to_string(s.loads) + " stores=" + std::to_string(s.stores) +
                   " replications=" + std::to_string(s.replications) + " creations=" + std::to_string(s.creations) +
-                  " inputs=" + std::to_string(s.inputs) + " uses=" + std::to_string(s.uses) + " analysis_memory_bytes=" + std::to_string(analysis_memory) +
+                  " inputs=" + std::to_string(s.inputs) + " uses=" + std::to_string(s.uses) + " analysis_memory_bytes=" + std::to_string(memory.total()) +
+                  " shadow_bytes=" + std::to_string(memory.shadow) + " label_bytes=" + std::to_string(memory.labels) +
+                  " value_bytes=" + std::to_string(memory.values) + " flow_bytes=" + std::to_string(memory.flows) +
+                  " vertex_table_bytes=" + std::to_string(memory.vertex_tables) +
                   " label_nodes=" + std::to_string(a.slicer().node_count()) +
                   " label_collections=" + std::to_string(a.slicer().collections()) +
                   (region_never_begun ? " region=never-begun" : "");

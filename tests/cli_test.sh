@@ -75,6 +75,11 @@ out=$("$tool" analyze "$tmp/ok.c" --procs 2 --out "$tmp/ok") || fail "analyze of
 grep -qE '^ +2 +[0-9]+' <<<"$out" || fail "no estimate row: $out"
 out=$("$tool" estimate "$tmp/ok/build/program.profile" --procs 4) || fail "estimate failed"
 grep -qE '^ +4 +[0-9]+' <<<"$out" || fail "no re-estimate row for 4: $out"
+# The run's analysis memory, and its parts, which add up to it.
+memory=$(grep -o 'analysis_memory_bytes=[0-9]*' <<<"$out" | cut -d= -f2)
+parts=$(grep -oE '(shadow|label|value|flow|vertex_table)_bytes=[0-9]+' <<<"$out" | awk -F= '{ s += $2; n++ } END { if (n == 5) print s }')
+[ -n "$memory" ] && [ "$memory" -gt 0 ] && [ "$parts" = "$memory" ] ||
+  fail "the analysis memory ($memory) is not the sum of its five parts ($parts): $(grep '^profile:' <<<"$out")"
 # A relative --out: the partitioner's MPI runtime (zoltan_phg) finds the
 # temporary directory under it, from any working directory.
 tool_path=$(realpath "$tool")

@@ -106,12 +106,13 @@ both jacobi.map_trace trace "$work/old/jacobi.out/build/program.profile" --procs
 # Compare every file either side wrote, but the instrumented builds. The
 # differences allowed: the run directories' names, and two facts of the
 # instrumented run that analyze prints with the profile's metadata
-# (runtime_loads, analysis_memory_bytes: they vary from run to run of one
-# tool, the recorded values and flows do not).
+# (runtime_loads and the analysis' memory, analysis_memory_bytes and its
+# parts: they vary from run to run of one tool, the recorded values and
+# flows do not).
 status=0
 normalize() {
   sed -E -e "s#$work/old#RUN#g" -e "s#$work/new#RUN#g" \
-    -e 's/(runtime_loads|analysis_memory_bytes)=[0-9]+/\1=N/g' "$1"
+    -e 's/(runtime_loads|analysis_memory_bytes|shadow_bytes|label_bytes|value_bytes|flow_bytes|vertex_table_bytes)=[0-9]+/\1=N/g' "$1"
 }
 compared=0
 while IFS= read -r file; do

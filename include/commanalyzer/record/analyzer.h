@@ -387,10 +387,16 @@ class Analyzer {
   ValueId value_at(Address addr) const { return words_.get(addr / kWordBytes); }
   bool counting() const { return region_.counting(); }
 
-  std::size_t memory_bytes() const {
-    return words_.shadow().memory_bytes() + slicer_.memory_bytes() + profile_.values.memory_bytes() +
-           profile_.flows.memory_bytes() + profile_.vertex_count() * 16;  // home, weight, group
+  // The analysis' own memory, part by part (the run's metadata lists them).
+  struct MemoryParts {
+    std::size_t shadow = 0, labels = 0, values = 0, flows = 0, vertex_tables = 0;
+    std::size_t total() const { return shadow + labels + values + flows + vertex_tables; }
+  };
+  MemoryParts memory_parts() const {
+    return {words_.shadow().memory_bytes(), slicer_.memory_bytes(), profile_.values.memory_bytes(),
+            profile_.flows.memory_bytes(), profile_.vertex_count() * 16};  // home, weight, group
   }
+  std::size_t memory_bytes() const { return memory_parts().total(); }
 
  private:
   ValueId make_input(Address addr, std::uint32_t size, std::uint64_t first, std::uint64_t last) {
