@@ -127,5 +127,9 @@ grep -o '^- `tools/validate_public.sh --code [^`]*`' "$root/docs/VALIDATION.md" 
     ) </dev/null
   done
 
+if [ "$(grep -c '^| ' "$table")" -le 1 ]; then  # the header only
+  echo "compare_window.sh: no program analysed (--only '$only'; public codes need their checkouts)" >&2
+  exit 1
+fi
 cat "$table"
 if [ -n "$doc" ]; then cat "$table" >>"$doc"; fi
