@@ -358,19 +358,19 @@ std::string mib(std::uint64_t bytes) { return std::to_string((bytes + (1u << 19)
   const std::uint64_t resident = resident_bytes();
   if (resident <= g_max_memory) return;
   RuntimeAnalyzer& a = *g_analyzer;
+  const auto memory = a.memory_parts();
   struct Part {
     const char* name;
     std::uint64_t bytes;
-  } parts[] = {{"slice labels (label DAG)", a.slicer().memory_bytes()},
-               {"shadow memory", a.shadow().memory_bytes()},
-               {"value instances", a.profile().values.memory_bytes()},
-               {"vertices (home, instances, array)", a.profile().vertex_count() * 16},
-               {"value-flow chains", a.profile().flows.memory_bytes()}};
-  std::uint64_t analysis = 0;
+  } parts[] = {{"slice labels (label DAG)", memory.labels},
+               {"shadow memory", memory.shadow},
+               {"value instances", memory.values},
+               {"vertices (home, instances, array)", memory.vertex_tables},
+               {"value-flow chains", memory.flows}};
+  const std::uint64_t analysis = memory.total();
   const Part* largest = &parts[0];
   std::string list;
   for (const Part& p : parts) {
-    analysis += p.bytes;
     if (p.bytes > largest->bytes) largest = &p;
     list += std::string(list.empty() ? "" : ", ") + p.name + " " + mib(p.bytes);
   }
