@@ -70,7 +70,7 @@ TEST(Hypergraph, OneNetPerExportingLocationWithItsNeighbours) {
   gather(a, 256);
   const Estimator<Profile0> est(a.profile());
   const LocationIndex& index = est.locations();
-  const LeafContraction leaves(index, [](LocationIndex::Node) { return std::size_t{0}; }, {~std::uint64_t{0} / 2});
+  const LocationContraction leaves(index, [](LocationIndex::Node) { return std::size_t{0}; }, {~std::uint64_t{0} / 2});
   const LocationHypergraph h = location_hypergraph(index, leaves);
   ASSERT_EQ(h.vertex_count(), leaves.coarse_count());
   ASSERT_EQ(leaves.coarse_count(), index.node_count());  // x[i] and y[i] are one location: no leaves

@@ -41,7 +41,7 @@
 
 #include "commanalyzer/estimate/cartesian.h"
 #include "commanalyzer/estimate/distribution_map.h"
-#include "commanalyzer/estimate/leaf_contraction.h"
+#include "commanalyzer/estimate/location_contraction.h"
 #include "commanalyzer/estimate/locations.h"
 #include "commanalyzer/estimate/partitioner.h"
 #include "commanalyzer/record/types.h"
@@ -91,35 +91,34 @@ inline std::vector<ProcId> metis_distribution(const LocationIndex& index, int pr
     if (ncons == max_array_constraints || class_work[c] == 0) break;
     constraint_of_class[c] = ncons++;
   }
-  // METIS sees the graph with its leaves contracted (leaf_contraction.h):
-  // a coarse vertex weighs what its nodes weigh, constraint by constraint.
+  // METIS sees the contracted graph (location_contraction.h): a coarse
+  // vertex weighs what its nodes weigh, constraint by constraint.
   auto constraint = [&](LocationIndex::Node a) -> std::size_t {
     return index.is_free(a) ? 0 : static_cast<std::size_t>(constraint_of_class[index.class_of(a)]);
   };
   std::vector<std::uint64_t> constraint_work(static_cast<std::size_t>(ncons), 0);
   for (LocationIndex::Node a = 0; a < n; ++a) constraint_work[constraint(a)] += index.work()[a];
-  const LeafContraction leaves(index, constraint,
-                               LeafContraction::balance_limits(constraint_work, procs, imbalance_permille));
-  const std::size_t coarse = leaves.coarse_count();
+  const LocationContraction contracted(
+      index, constraint, LocationContraction::balance_limits(constraint_work, procs, imbalance_permille));
+  const std::size_t coarse = contracted.coarse_count();
   std::vector<std::uint64_t> exports(coarse, 0);
-  for (LocationIndex::Node a = 0; a < n; ++a) exports[leaves.coarse_of(a)] += index.exports()[a];
+  for (LocationIndex::Node a = 0; a < n; ++a) exports[contracted.coarse_of(a)] += index.exports()[a];
   MetisGraph g;
   g.ncon = ncons;
   g.xadj.push_back(0);
-  for (LocationIndex::Node a = 0; a < n; ++a) {
-    if (!leaves.keeps(a)) continue;
-    leaves.for_each_neighbour(a, [&](std::uint32_t b, std::uint64_t k) {
+  for (std::uint32_t c = 0; c < coarse; ++c) {
+    contracted.for_each_neighbour(c, [&](std::uint32_t b, std::uint64_t uses) {
       g.adjncy.push_back(static_cast<idx_t>(b));
-      g.adjwgt.push_back(MetisGraph::clamp(index.uses()[k]));
+      g.adjwgt.push_back(MetisGraph::clamp(uses));
     });
     g.xadj.push_back(static_cast<idx_t>(g.adjncy.size()));
   }
-  for (std::uint64_t w : leaves.coarse_work()) g.vwgt.push_back(MetisGraph::clamp(w));
+  for (std::uint64_t w : contracted.coarse_work()) g.vwgt.push_back(MetisGraph::clamp(w));
   for (std::uint64_t x : exports) g.vsize.push_back(MetisGraph::clamp(x));
   const std::vector<idx_t> part = metis_kway(g, procs, MetisOptions{.volume = false, .imbalance_permille = imbalance_permille});
   std::vector<ProcId> coarse_owner(coarse);
   for (std::size_t c = 0; c < coarse; ++c) coarse_owner[c] = static_cast<ProcId>(part[c]);
-  return leaves.expand(coarse_owner);
+  return contracted.expand(coarse_owner);
 }
 
 // "4x4x1": a process grid as the candidates' names give it.

@@ -4,9 +4,10 @@
 //
 //   std::vector<ProcId> owner = partition_locations(partitioner, index, 16);  // per node
 //
-// One vertex per location-graph node (its leaves contracted first, as for
-// METIS), weighted by its work; one net per node that exports values: the
-// node and its neighbours, weighted by the instances it exports. A net
+// One vertex per location-graph node (contracted first, as for METIS:
+// location_contraction.h), weighted by its work; one net per node that
+// exports values: the node and its neighbours, weighted by the instances
+// it exports. A net
 // whose pins lie in lambda parts costs its weight times (lambda - 1), the
 // connectivity metric: a value goes once to every other process that reads
 // it, as the cost model's pruning per value instance counts. (The location
@@ -31,7 +32,7 @@
 #include <string>
 #include <vector>
 
-#include "commanalyzer/estimate/leaf_contraction.h"
+#include "commanalyzer/estimate/location_contraction.h"
 #include "commanalyzer/estimate/locations.h"
 #include "commanalyzer/record/types.h"
 
@@ -61,27 +62,29 @@ struct LocationHypergraph {
   }
 };
 
-// The hypergraph of the location graph with its leaves contracted
-// (leaf_contraction.h, with one balance group): a vertex per coarse
-// vertex, weighing its nodes' work. A leaf's net holds only the vertex it
-// is part of, and costs nothing under any partition: it is left out.
-inline LocationHypergraph location_hypergraph(const LocationIndex& index, const LeafContraction& leaves) {
+// The hypergraph of the contracted location graph (location_contraction.h,
+// with one balance group): a vertex per coarse vertex, weighing its nodes'
+// work, and a net per exporting node over the vertices it and its
+// neighbours are in. A net within one vertex (a leaf's, a temporary's
+// consumed where it was read) costs nothing under any partition: it is
+// left out.
+inline LocationHypergraph location_hypergraph(const LocationIndex& index, const LocationContraction& contracted) {
   LocationHypergraph h;
   const std::size_t n = index.node_count();
-  if (leaves.coarse_work().size() != leaves.coarse_count()) {
-    throw std::invalid_argument("location_hypergraph: the leaf contraction balances " +
-                                std::to_string(leaves.coarse_work().size() / std::max<std::size_t>(leaves.coarse_count(), 1)) +
-                                " groups; a hypergraph vertex has one weight");
+  if (contracted.coarse_work().size() != contracted.coarse_count()) {
+    throw std::invalid_argument(
+        "location_hypergraph: the contraction balances " +
+        std::to_string(contracted.coarse_work().size() / std::max<std::size_t>(contracted.coarse_count(), 1)) +
+        " groups; a hypergraph vertex has one weight");
   }
-  h.vertex_weight = leaves.coarse_work();
+  h.vertex_weight = contracted.coarse_work();
   h.net_start.push_back(0);
   for (LocationIndex::Node a = 0; a < n; ++a) {
-    if (index.exports()[a] == 0 || !leaves.keeps(a)) continue;  // sends nothing, or only inside its vertex
+    if (index.exports()[a] == 0) continue;  // sends nothing
     const std::size_t first = h.pins.size();
-    h.pins.push_back(leaves.coarse_of(a));
-    leaves.for_each_neighbour(a, [&](std::uint32_t b, std::uint64_t) { h.pins.push_back(b); });
+    contracted.for_each_pin(a, [&](std::uint32_t b) { h.pins.push_back(b); });
     if (h.pins.size() == first + 1) {
-      h.pins.pop_back();  // its neighbours are all leaves inside it
+      h.pins.pop_back();  // its neighbours are all inside its vertex
       continue;
     }
     h.net_start.push_back(h.pins.size());
@@ -150,9 +153,9 @@ std::vector<ProcId> partition_locations(const P& partitioner, const LocationInde
                                         int imbalance_permille = kHypergraphImbalancePermille) {
   std::uint64_t work = 0;
   for (std::uint64_t w : index.work()) work += w;
-  const LeafContraction leaves(index, [](LocationIndex::Node) { return std::size_t{0}; },
-                               LeafContraction::balance_limits({work}, procs, imbalance_permille));
-  return leaves.expand(partitioner.partition(location_hypergraph(index, leaves), procs));
+  const LocationContraction contracted(index, [](LocationIndex::Node) { return std::size_t{0}; },
+                                       LocationContraction::balance_limits({work}, procs, imbalance_permille));
+  return contracted.expand(partitioner.partition(location_hypergraph(index, contracted), procs));
 }
 
 }  // namespace commanalyzer
