@@ -24,10 +24,12 @@ namespace {
 // and the condition of a select. `if (d > diff) diff = d;` is a select;
 // the maximum it keeps is decided by every element compared, not only by
 // the one kept, so a branch on it depends on all of them (DFSan does this
-// for every select). Stored data keeps the thin slice.
+// for every select). Stored data keeps the thin slice. A minimum or
+// maximum by its own comparison needs no condition: its label is the union
+// of the two compared already (isMinMaxByItsOwnComparison).
 void decisionOperands(Instruction &I, SmallVectorImpl<Value *> &Ops) {
   ruleFor(I, Ops);
-  if (auto *S = dyn_cast<SelectInst>(&I))
+  if (auto *S = dyn_cast<SelectInst>(&I); S && !isMinMaxByItsOwnComparison(I))
     Ops.push_back(S->getCondition());
 }
 
@@ -161,7 +163,10 @@ void LabelDemand::computeDecided(ArrayRef<Instruction *> Insts) {
       Needed.insert(V); // arguments, loads, calls: the label is the hook's
     else if (Reachable.count(I->getParent()))
       decisionOperands(*I, Ops);
-    if (!Hook && (isa<SelectInst>(V) || !Needed.count(V)))
+    // (A sweep's running maximum would otherwise carry a second label of
+    // the same set, a node per element.)
+    const bool SelectOwnsDecision = isa<SelectInst>(V) && !isMinMaxByItsOwnComparison(*I);
+    if (!Hook && (SelectOwnsDecision || !Needed.count(V)))
       Own.push_back(V);
     for (Value *Op : Ops)
       decide(Op);

@@ -190,6 +190,11 @@ const Value *minMaxFilter(const PHINode &P) {
 
 } // namespace
 
+bool isMinMaxByItsOwnComparison(const Instruction &I) {
+  const auto *S = dyn_cast<SelectInst>(&I);
+  return S && comparesPair(S->getCondition(), S->getTrueValue(), S->getFalseValue());
+}
+
 Rule ruleFor(const Instruction &I, SmallVectorImpl<Value *> &Ops) {
   auto add = [&](Value *V) {
     if (isDataType(V->getType()))

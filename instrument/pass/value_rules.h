@@ -55,6 +55,12 @@ enum class Rule {
   FilteredPhi, // phi of labels, computed with its filter's (the last operand)
 };
 
+// `m = c < m ? c : m` (a select whose condition compares exactly its two
+// operands): its condition's label is the union of theirs, which its own
+// label is already (a minimum or maximum, Rule::Compute), so the label a
+// decision on it needs is that one.
+bool isMinMaxByItsOwnComparison(const llvm::Instruction &I);
+
 // The rule for I and the operands whose labels flow into its result. Shared
 // by the "needed" analysis and by code generation so they cannot disagree.
 Rule ruleFor(const llvm::Instruction &I, llvm::SmallVectorImpl<llvm::Value *> &Ops);
