@@ -23,13 +23,19 @@ namespace {
 using testing::Array;
 using Profile0 = Analyzer<>::ProfileType;
 
+// How a row's sum reaches y: directly, or stored first to a stack slot
+// (a temporary, as at -O0) and then copied, y[i] = t_i; or y[i] = t_i +
+// t_(i-1), each temporary consumed by two rows.
+enum class RowSum { kDirect, kThroughTemporary, kSharedTemporaries };
+
 // A sparse matrix-vector product, y = A x, over `steps` sweeps on a ring
 // of n rows (n >= 2048: smaller arrays are copied to every process,
 // private_arrays.h): row i reads its three entries A[3i..3i+2] (inputs, in an
 // array of its own extent, read by that row alone) and x at i-1, i, i+1;
 // then x = y.
-void ring_spmv(Analyzer<>& a, std::uint64_t n, int steps) {
+void ring_spmv(Analyzer<>& a, std::uint64_t n, int steps, RowSum how = RowSum::kDirect) {
   const Array x{0x1000000}, y{0x2000000}, matrix{0x3000000};
+  const Address slot = 0x9000000;  // outside every allocation: a local
   a.allocation(x.base, 8 * n);
   a.allocation(y.base, 8 * n);
   a.allocation(matrix.base, 8 * 3 * n);
@@ -41,7 +47,12 @@ void ring_spmv(Analyzer<>& a, std::uint64_t n, int steps) {
         const std::uint64_t column = (i + n - 1 + k) % n;
         sum = a.join(sum, a.join(a.load(matrix.at(3 * i + k), 8), a.load(x.at(column), 8)));
       }
-      a.store(y.at(i), 8, a.compute(sum));
+      a.store(how == RowSum::kDirect ? y.at(i) : slot + 8 * i, 8, a.compute(sum));
+    }
+    for (std::uint64_t i = 0; how != RowSum::kDirect && i < n; ++i) {
+      Label value = a.load(slot + 8 * i, 8);
+      if (how == RowSum::kSharedTemporaries) value = a.join(value, a.load(slot + 8 * ((i + n - 1) % n), 8));
+      a.store(y.at(i), 8, a.compute(value));
     }
     for (std::uint64_t i = 0; i < n; ++i) a.store(x.at(i), 8, a.compute(a.load(y.at(i), 8)));
     a.iteration();
@@ -194,38 +205,6 @@ TEST(LocationContraction, ContractedHypergraphCostsWhatTheWholeOneCosts) {
   EXPECT_THROW(location_hypergraph(index, two_groups), std::invalid_argument);
 }
 
-// The ring SpMV with each row's sum stored first to a stack slot (a
-// temporary, as at -O0), then copied into y: y[i] = t. With `shared`, row
-// i adds its neighbour's temporary too, y[i] = t_i + t_(i-1): each
-// temporary is then consumed by two rows.
-void ring_spmv_through_temporaries(Analyzer<>& a, std::uint64_t n, int steps, bool shared) {
-  const Array x{0x1000000}, y{0x2000000}, matrix{0x3000000};
-  const Address slot = 0x9000000;  // outside every allocation: a local
-  a.allocation(x.base, 8 * n);
-  a.allocation(y.base, 8 * n);
-  a.allocation(matrix.base, 8 * 3 * n);
-  a.region_begin();
-  for (int t = 0; t < steps; ++t) {
-    for (std::uint64_t i = 0; i < n; ++i) {
-      Label sum = kNoLabel;
-      for (std::uint64_t k = 0; k < 3; ++k) {
-        const std::uint64_t column = (i + n - 1 + k) % n;
-        sum = a.join(sum, a.join(a.load(matrix.at(3 * i + k), 8), a.load(x.at(column), 8)));
-      }
-      a.store(slot + 8 * i, 8, a.compute(sum));
-    }
-    for (std::uint64_t i = 0; i < n; ++i) {
-      Label value = a.load(slot + 8 * i, 8);
-      if (shared) value = a.join(value, a.load(slot + 8 * ((i + n - 1) % n), 8));
-      a.store(y.at(i), 8, a.compute(value));
-    }
-    for (std::uint64_t i = 0; i < n; ++i) a.store(x.at(i), 8, a.compute(a.load(y.at(i), 8)));
-    a.iteration();
-  }
-  a.region_end();
-  a.finish();
-}
-
 // The cut of a partition of the contracted graph, from its rows (each
 // edge seen from both ends).
 std::uint64_t coarse_cut(const LocationContraction& contracted, const std::vector<ProcId>& coarse_owner) {
@@ -241,7 +220,7 @@ std::uint64_t coarse_cut(const LocationContraction& contracted, const std::vecto
 TEST(LocationContraction, ATemporaryGoesWithTheOneLocationThatConsumesIt) {
   Analyzer<> a;
   constexpr std::uint64_t n = 2048;
-  ring_spmv_through_temporaries(a, n, 2, /*shared=*/false);
+  ring_spmv(a, n, 2, RowSum::kThroughTemporary);
   const Estimator<Profile0> est(a.profile());
   const LocationIndex& index = est.locations();
   ASSERT_EQ(index.location_count(), n + 3 * n);  // x[i] with y[i]; the matrix entries
@@ -256,18 +235,26 @@ TEST(LocationContraction, ATemporaryGoesWithTheOneLocationThatConsumesIt) {
   // What is left is a vertex per row: its x and y, its temporaries, and its
   // matrix entries, whose neighbours (the row's temporaries) are all in it.
   EXPECT_EQ(contracted.coarse_count(), n);
-  // Any placement of the rows cuts the contracted graph where it cuts the whole one.
+  // Any placement of the rows costs on the contracted graph and hypergraph
+  // what it costs on the whole ones.
+  const LocationHypergraph h = location_hypergraph(index, contracted), whole = whole_hypergraph(index);
   for (int procs : {2, 3, 8}) {
-    std::vector<ProcId> coarse_owner(contracted.coarse_count());
-    for (std::size_t c = 0; c < coarse_owner.size(); ++c) coarse_owner[c] = static_cast<ProcId>(c * procs / n);
-    EXPECT_EQ(coarse_cut(contracted, coarse_owner), index.cut(contracted.expand(coarse_owner))) << procs;
+    for (bool stripes : {false, true}) {
+      std::vector<ProcId> coarse_owner(contracted.coarse_count());
+      for (std::size_t c = 0; c < coarse_owner.size(); ++c) {
+        coarse_owner[c] = static_cast<ProcId>(stripes ? c % procs : c * procs / n);
+      }
+      const std::vector<ProcId> owner = contracted.expand(coarse_owner);
+      EXPECT_EQ(coarse_cut(contracted, coarse_owner), index.cut(owner)) << procs;
+      EXPECT_EQ(h.connectivity_cost(coarse_owner), whole.connectivity_cost(owner)) << procs;
+    }
   }
 }
 
 TEST(LocationContraction, ATemporaryConsumedInTwoPlacesStaysApart) {
   Analyzer<> a;
   constexpr std::uint64_t n = 2048;
-  ring_spmv_through_temporaries(a, n, 2, /*shared=*/true);
+  ring_spmv(a, n, 2, RowSum::kSharedTemporaries);
   const Estimator<Profile0> est(a.profile());
   const LocationIndex& index = est.locations();
   const LocationContraction contracted = contract_all(index);
@@ -285,20 +272,6 @@ TEST(LocationContraction, ATemporaryConsumedInTwoPlacesStaysApart) {
     for (std::size_t c = 0; c < coarse_owner.size(); ++c) coarse_owner[c] = static_cast<ProcId>(c % procs);
     EXPECT_EQ(coarse_cut(contracted, coarse_owner), index.cut(contracted.expand(coarse_owner))) << procs;
     const LocationHypergraph h = location_hypergraph(index, contracted), whole = whole_hypergraph(index);
-    EXPECT_EQ(h.connectivity_cost(coarse_owner), whole.connectivity_cost(contracted.expand(coarse_owner))) << procs;
-  }
-}
-
-TEST(LocationContraction, ContractedTemporariesKeepTheHypergraphsCost) {
-  Analyzer<> a;
-  ring_spmv_through_temporaries(a, 2048, 2, /*shared=*/false);
-  const Estimator<Profile0> est(a.profile());
-  const LocationIndex& index = est.locations();
-  const LocationContraction contracted = contract_all(index);
-  const LocationHypergraph h = location_hypergraph(index, contracted), whole = whole_hypergraph(index);
-  for (int procs : {2, 3, 7}) {
-    std::vector<ProcId> coarse_owner(h.vertex_count());
-    for (std::size_t c = 0; c < coarse_owner.size(); ++c) coarse_owner[c] = static_cast<ProcId>(c % procs);
     EXPECT_EQ(h.connectivity_cost(coarse_owner), whole.connectivity_cost(contracted.expand(coarse_owner))) << procs;
   }
 }
