@@ -43,7 +43,7 @@ typedef uint64_t ca_label;
 // (Declared here for the pass's benefit; runtime.cpp defines them with the
 // shadow memory's own entry type.)
 #define CA_SHADOW_WORD_BYTES 4
-#define CA_SHADOW_PAGE_BITS 14
+#define CA_SHADOW_PAGE_BITS 10  // a shadow page per 4 KiB of the program's (shadow_memory.h)
 #define CA_SHADOW_CACHE_ENTRIES 64
 #define CA_SHADOW_CACHE_MULTIPLIER UINT64_C(0x9E3779B97F4A7C15)
 ca_label __ca_load(const void* addr, uint32_t size);

@@ -103,5 +103,41 @@ TEST(AnalyzerShadow, PartiallyOverwrittenDataLoadsAsAComputation) {
   EXPECT_EQ(sources, (std::vector<ValueId>{whole, a.value_at(0x3004)}));
 }
 
+// A program whose large blocks are mapped at a new address each time
+// (glibc's mmap for big vectors): freeing a block gives back its shadow
+// pages, so the shadow holds what is allocated, not every address ever
+// used, its ragged ends too where nothing else is stored there; freed
+// words read as nothing, also from a page the cache had.
+TEST(AnalyzerShadow, FreedBlocksGiveTheirShadowPagesBack) {
+  Analyzer<PagedShadowMemory<4>> a;
+  constexpr std::uint64_t kBytes = 1 << 20;  // 256 pages of 1 Ki words of 4 bytes
+  const std::size_t empty = a.shadow().memory_bytes();
+  for (std::uint64_t k = 0; k < 10; ++k) {
+    const Address base = 0x10000000 + k * 0x1000000 + 8;  // not page aligned
+    a.allocation(base, kBytes);
+    for (std::uint64_t off = 0; off < kBytes; off += 8) a.store(base + off, 8, kComputedBit);
+    const std::size_t held = a.shadow().memory_bytes();
+    EXPECT_GE(held - empty, kBytes);  // the block's words, in 17 pages
+    EXPECT_NE(a.value_at(base + 4096), kNoValue);
+    a.clear(base, kBytes);
+    a.release(base);
+    EXPECT_EQ(a.value_at(base + 4096), kNoValue);
+    EXPECT_EQ(a.value_at(base), kNoValue);
+    EXPECT_EQ(a.shadow().memory_bytes(), empty) << k;
+  }
+  // A neighbour's value keeps the page it shares with a freed block.
+  const Address base = 0x30000000 + 8;
+  a.store(0x30000000, 8, kComputedBit);
+  a.allocation(base + 8, kBytes);
+  for (std::uint64_t off = 8; off < kBytes; off += 8) a.store(base + off, 8, kComputedBit);
+  a.clear(base + 8, kBytes);
+  a.release(base + 8);
+  EXPECT_NE(a.value_at(0x30000000), kNoValue);
+  EXPECT_EQ(a.shadow().memory_bytes() - empty, sizeof(PagedShadowMemory<4>::Page) + 2 * sizeof(std::uint64_t));
+  // Storing again where a page was given back makes a fresh one.
+  a.store(0x10000000 + 4096, 8, kComputedBit);
+  EXPECT_NE(a.value_at(0x10000000 + 4096), kNoValue);
+}
+
 }  // namespace
 }  // namespace commanalyzer

@@ -75,7 +75,8 @@ class ShadowWords {
   }
 
   // The `count` words from `first` hold nothing (pointer data, a range
-  // freed); a page never written holds nothing to clear.
+  // freed); a page never written holds nothing to clear. Pages of the
+  // range's words only are given back where the shadow can.
   void clear(Values& values, std::uint64_t first, std::uint64_t count) {
     if constexpr (kRuns) {
       for_each_run(shadow_, first, count, [&](std::uint64_t, ValueId* p, std::uint64_t n) {
@@ -87,6 +88,7 @@ class ShadowWords {
     } else {
       for (std::uint64_t k = 0; k < count; ++k) assign(values, first + k, kNoValue);
     }
+    if constexpr (requires { shadow_.release_pages(first, count); }) shadow_.release_pages(first, count);
   }
 
   // memmove of `count` words from `from` to `to`: every destination word
