@@ -20,17 +20,16 @@
 // with the row). Two leaves that are each other's only neighbour make one
 // vertex (the smaller node keeps it).
 //
-// A temporary whose consumers all lie in one location's vertex (an
-// element's corner force, summed into one node's force; a partial sum
-// stored in one row) is computed there, owner computes: every structured
-// candidate places it so (cartesian.h, assign_free_nodes, which gives a
-// temporary the owner most of its consumers have; here they have one). It
-// goes with that location, so the partitioner weighs what it reads as
-// read by that location, and sees the locations the program distributes,
-// not each time step's scratch values: LULESH's graph is 99.7 %
-// temporaries. Temporaries are taken latest first, so a chain of them (a
-// sum kept in registers across several stores) follows its last link to
-// the location. One whose consumers lie in several vertices stays apart:
+// A temporary whose consumers all lie in one location's vertex (a row's
+// sum kept in a stack slot before it is stored into the row) is computed
+// there, owner computes: every structured candidate places it so
+// (cartesian.h, assign_free_nodes, which gives a temporary the owner most
+// of its consumers have; here they have one). It goes with that location,
+// so the partitioner weighs what it reads as read by that location, and
+// sees the locations the program distributes, not each time step's
+// scratch values: LULESH 2.0's graph is 99.7 % temporaries. Temporaries
+// are taken latest first, so a chain of them follows its last link to the
+// location. One whose consumers lie in several vertices stays apart:
 // where it goes depends on the partition.
 //
 // Nodes without neighbours stay as they are. A node stays apart where the
