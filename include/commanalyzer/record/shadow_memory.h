@@ -98,20 +98,20 @@ class PagedShadowMemory {
   // the caller has cleared (a freed block): a program whose large blocks
   // are mapped afresh at new addresses each time (glibc maps them, and
   // unmaps them when freed) would otherwise leave a page of shadow behind
-  // for every address its heap ever used. The pages wholly inside go;
-  // where the range spans a page or more, so do the two at its ends if
+  // for every address its heap ever used. Only a range of a page or more
+  // gives any back (a pointer store's words, a small block's, none: they
+  // cost no lookup): the pages wholly inside it, and the two at its ends if
   // nothing else holds a value there (checking them costs no more than
   // clearing the range did).
   void release_pages(std::uint64_t first, std::uint64_t count) {
+    if (count < kPageWords) return;
     const std::uint64_t last = first + count;  // one past
     const std::uint64_t from = first >> PageBits, to = (last + kPageWords - 1) >> PageBits;
-    const bool ends = count >= kPageWords;
     for (std::uint64_t number = from; number < to; ++number) {
       const auto it = directory_.find(number);
       if (it == directory_.end()) continue;
       const bool inside = number << PageBits >= first && (number + 1) << PageBits <= last;
-      if (!inside && !(ends && std::all_of(it->second->begin(), it->second->end(),
-                                           [](ValueId v) { return v == kNoValue; }))) {
+      if (!inside && !std::all_of(it->second->begin(), it->second->end(), [](ValueId v) { return v == kNoValue; })) {
         continue;
       }
       if (CacheEntry& entry = cache_[cache_slot(number)]; entry.number == number) entry = CacheEntry{};
