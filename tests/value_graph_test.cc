@@ -2,6 +2,8 @@
 // graph whose size follows the program's data, not its number of steps.
 #include "commanalyzer/estimate/value_graph.h"
 
+#include "commanalyzer/estimate/locations.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -239,6 +241,88 @@ TEST(ValueGraph, MergesAnElementOverwrittenFromTheSameVertices) {
   // Only the work slot's fills and the step arrays are new: three more
   // steps, six more vertices.
   EXPECT_EQ(large.vertex_count(), small.vertex_count() + 6);
+}
+
+// The arrays as the estimate gives them to a location graph (no count's
+// copies marked unless `copy_all`).
+LocationGrain grain_of(const Analyzer<>::ProfileType& profile, bool copy_all = false) {
+  LocationGrain grain;
+  for (const auto& a : profile.arrays) {
+    grain.arrays.push_back({a.base, a.bytes, a.freed, a.indexed_indirectly, a.scratch, a.copied_into, copy_all});
+  }
+  return grain;
+}
+
+// By location, the values stored at one location are one vertex: an
+// element's values before and in the region, and element i of the arrays
+// aligned with it (x, y and the work array, of one extent), while a
+// scratch array's fills keep a vertex each. The location graph built on
+// it is the one built on a vertex per site: the same nodes, rows, work and
+// exports. Arrays a count may copy keep their site vertices.
+TEST(ValueGraph, ByLocationALocationsValuesAreOneVertex) {
+  auto run = [](int steps) {
+    constexpr std::uint64_t n = 256;
+    auto a = std::make_unique<Analyzer<>>();
+    const Array x{0x100000}, y{0x200000}, work{0x300000}, step{0x400000};
+    a->allocation(x.base, 8 * n);
+    a->allocation(y.base, 8 * n);
+    a->allocation(work.base, 8 * n);
+    for (std::uint64_t i = 0; i < n; ++i) a->store(x.at(i), 8, a->compute(kNoLabel));
+    a->region_begin();
+    for (int t = 0; t < steps; ++t) {
+      for (std::uint64_t i = 1; i + 1 < n; ++i) {  // y = A x
+        a->store(y.at(i), 8, a->compute(a->join(a->join(a->load(x.at(i - 1), 8), a->load(x.at(i), 8)),
+                                                a->load(x.at(i + 1), 8))));
+      }
+      a->store(work.at(0), 8, a->compute(a->join(a->load(x.at(t), 8), a->load(x.at(t + 1), 8))));
+      a->allocation(step.base, 8 * n);
+      a->store(step.at(0), 8, a->compute(a->join(a->load(x.at(1), 8), a->load(x.at(2), 8))));
+      a->release(step.base);
+      for (std::uint64_t i = 1; i + 1 < n; ++i) a->store(x.at(i), 8, a->load(y.at(i), 8));  // x = y
+      a->iteration();
+    }
+    a->region_end();
+    return a;
+  };
+  const auto short_run = run(3), long_run = run(6);
+  const auto& profile = long_run->profile();
+  const LocationGrain grain = grain_of(profile);
+  const ValueGraph by_site = ValueGraph::build(profile);
+  const ValueGraph by_location = ValueGraph::build(profile, 1, &grain);
+  std::map<Address, std::set<ValueGraph::Vertex>> at_offset;  // offset in an aligned array -> vertices
+  std::set<ValueGraph::Vertex> steps;
+  for (VertexId v = 0; v < profile.vertex_count(); ++v) {
+    const ValueGraph::Vertex at = by_location.local(v);
+    if (at == ValueGraph::kAbsent) continue;
+    const Address home = profile.vertex_home[v];
+    if (home >= 0x400000 && home < 0x500000) steps.insert(at);
+    if (home >= 0x100000 && home < 0x400000) at_offset[home % 0x100000].insert(at);
+  }
+  ASSERT_EQ(at_offset.size(), 256u);
+  for (const auto& [offset, vertices] : at_offset) EXPECT_EQ(vertices.size(), 1u) << offset;
+  EXPECT_EQ(steps.size(), 6u);
+  EXPECT_EQ(by_location.vertex_count(), 256u + 6);
+  EXPECT_GT(by_site.vertex_count(), by_location.vertex_count() + 256);
+  // Three more steps: three more step arrays, nothing else.
+  const LocationGrain short_grain = grain_of(short_run->profile());
+  EXPECT_EQ(ValueGraph::build(short_run->profile(), 1, &short_grain).vertex_count() + 3, by_location.vertex_count());
+
+  std::vector<ArrayExtent> arrays = grain.arrays;
+  const LocationIndex a = LocationIndex::build(by_site, std::vector<std::uint8_t>(by_site.vertex_count(), 0), arrays);
+  const LocationIndex b =
+      LocationIndex::build(by_location, std::vector<std::uint8_t>(by_location.vertex_count(), 0), arrays);
+  ASSERT_EQ(a.node_count(), b.node_count());
+  EXPECT_EQ(a.location_count(), b.location_count());
+  EXPECT_EQ(a.work(), b.work());
+  EXPECT_EQ(a.exports(), b.exports());
+  EXPECT_EQ(a.row_start(), b.row_start());
+  for (std::uint64_t k = 0; k < a.row_start().back(); ++k) {
+    ASSERT_EQ(a.neighbour()[k], b.neighbour()[k]) << k;
+    ASSERT_EQ(a.uses()[k], b.uses()[k]) << k;
+  }
+
+  const LocationGrain copied = grain_of(profile, /*copy_all=*/true);
+  EXPECT_EQ(ValueGraph::build(profile, 1, &copied).vertex_count(), by_site.vertex_count());
 }
 
 // Results of one site are merged by the set of vertices they read, told

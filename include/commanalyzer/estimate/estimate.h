@@ -52,7 +52,7 @@ class Estimator {
   explicit Estimator(const ProfileT& profile, Scorer scorer = {}, PartitionerT partitioner = {}, Cost cost = {},
                      unsigned threads = 1)
       : profile_(profile),
-        graph_(ValueGraph::build(profile, threads)),
+        graph_(build_graph(profile, cost, threads)),
         singletons_(with_reductions(scorer.detect(graph_))),
         partitioner_(std::move(partitioner)),
         cost_(std::move(cost)) {}
@@ -248,15 +248,30 @@ class Estimator {
     std::vector<ArrayMove> moves;
     std::vector<std::uint8_t> copied;
   };
-  ArraysAt arrays_at(int procs) const {
+  static ArraysAt arrays_at(const ProfileT& profile, double ghost_memory, int procs) {
     ArraysAt at;
-    for (const auto& a : profile_.arrays) {
+    for (const auto& a : profile.arrays) {
       at.arrays.push_back({a.base, a.bytes, a.freed, a.indexed_indirectly, a.scratch, a.copied_into});
     }
-    for (const auto& m : profile_.moves) at.moves.push_back({m.from, m.to, m.from_offset, m.to_offset, m.bytes});
-    mark_private_arrays(at.arrays, at.moves, ghost_memory(), procs);
+    for (const auto& m : profile.moves) at.moves.push_back({m.from, m.to, m.from_offset, m.to_offset, m.bytes});
+    mark_private_arrays(at.arrays, at.moves, ghost_memory, procs);
     for (const ArrayExtent& a : at.arrays) at.copied.push_back(a.private_copy);
     return at;
+  }
+  ArraysAt arrays_at(int procs) const { return arrays_at(profile_, ghost_memory(cost_), procs); }
+
+  // By location, the value graph has a vertex per location (ValueGraph::
+  // location_vertices) outside the arrays some count copies: two
+  // processes have the largest ghost budget, so copy every array any
+  // count does.
+  static ValueGraph build_graph(const ProfileT& profile, const Cost& cost, unsigned threads) {
+    if constexpr (kByLocation) {
+      ArraysAt at = arrays_at(profile, ghost_memory(cost), 2);
+      const LocationGrain grain{std::move(at.arrays), std::move(at.moves)};
+      return ValueGraph::build(profile, threads, &grain);
+    } else {
+      return ValueGraph::build(profile, threads);
+    }
   }
   // Per candidate, the first candidate with the same owner for every
   // location (itself if none before it has).
@@ -327,9 +342,9 @@ class Estimator {
 
   // Private copies are bounded by the ghost budget that bounds received
   // copies (LogicalVolumeCostModel::ghost_memory); 1 for other models.
-  double ghost_memory() const {
-    if constexpr (requires { cost_.ghost_memory; }) {
-      return cost_.ghost_memory;
+  static double ghost_memory(const Cost& cost) {
+    if constexpr (requires { cost.ghost_memory; }) {
+      return cost.ghost_memory;
     } else {
       return 1.0;
     }

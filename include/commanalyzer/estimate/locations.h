@@ -32,6 +32,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "commanalyzer/estimate/array_moves.h"
+#include "commanalyzer/estimate/location_table.h"
 #include "commanalyzer/estimate/value_graph.h"
 #include "commanalyzer/record/big_array.h"
 #include "commanalyzer/record/types.h"
@@ -60,55 +61,6 @@ struct OwnerRun {
   std::uint64_t first = 0, last = 0;
   ProcId rank = 0;
   bool operator==(const OwnerRun&) const = default;
-};
-
-// A dense table by position (a 4-byte slot each) stands in for a hash map
-// or a sort where it has at most this many slots per item it holds: a
-// hash map's entry takes about 32 bytes, and a sort reads each item about
-// log2(items) times (LocationTable, LocationIndex::owner_runs).
-inline constexpr std::uint64_t kDenseSlotsPerItem = 8;
-
-// The node of each (class, offset) while a LocationIndex is built: per
-// class, a dense table by offset in steps of the gcd of the offsets used
-// (a hash map by (class, offset) missed the cache at nearly every one of
-// HPCCG 64^3's 7.1 M locations). A table is kept where it takes no
-// more memory than the class's array (steps of 4 bytes or more) nor than
-// a hash map would for its homes (kDenseSlotsPerItem); elsewhere slot()
-// is null and the caller's map does. One pass over the vertices' homes,
-// given as for_each_home(f(class, offset)), finds the steps.
-class LocationTable {
- public:
-  using Node = std::uint32_t;
-  static constexpr Node kNone = ~Node{0};
-
-  template <class Classes, class ForEachHome>
-  LocationTable(const Classes& classes, ForEachHome&& for_each_home)
-      : step_(classes.size(), 0), table_(classes.size()) {
-    std::vector<std::uint64_t> homes(classes.size(), 0);
-    for_each_home([&](std::uint32_t c, std::uint64_t offset) {
-      step_[c] = std::gcd(step_[c], offset);
-      ++homes[c];
-    });
-    for (std::size_t c = 0; c < classes.size(); ++c) {
-      if (step_[c] == 0) step_[c] = classes[c].bytes == 0 ? 1 : classes[c].bytes;  // offset 0 alone
-      const std::uint64_t entries = classes[c].bytes / step_[c] + 1;
-      if (homes[c] != 0 && step_[c] >= sizeof(Node) && entries <= kDenseSlotsPerItem * homes[c]) {
-        table_[c].assign(entries, kNone);
-      }
-    }
-  }
-
-  // The node at (c, offset), kNone while it has none; null where the class
-  // has no table.
-  Node* slot(std::uint32_t c, std::uint64_t offset) {
-    std::vector<Node>& t = table_[c];
-    const std::uint64_t i = offset / step_[c];
-    return i < t.size() ? &t[i] : nullptr;
-  }
-
- private:
-  std::vector<std::uint64_t> step_;
-  std::vector<std::vector<Node>> table_;
 };
 
 class LocationIndex {
@@ -299,7 +251,7 @@ class LocationIndex {
   // rows, for free nodes and nodes of read-only classes (empty for others).
   const std::vector<std::uint64_t>& consumer_start() const { return consumer_start_; }
   const BigArray<Node>& consumer() const { return consumer_; }
-  // Work per node: 1 + source uses computed there per value vertex (owner computes).
+  // Work per node: 1 + source uses computed there per site vertex (owner computes).
   const std::vector<std::uint64_t>& work() const { return work_; }
   // Distinct instances a node's vertices export (what it may have to send).
   const std::vector<std::uint64_t>& exports() const { return exports_; }
@@ -421,7 +373,7 @@ class LocationIndex {
       row.clear();
       for (std::uint64_t k = first[a]; k < first[a + 1]; ++k) {
         const ValueGraph::Vertex v = members[k];
-        work_[a] += 1 + graph.work(v);
+        work_[a] += graph.sites(v) + graph.work(v);
         exports_[a] += graph.exports(v);
         graph.for_each_neighbour(v, [&](ValueGraph::Vertex target, std::uint32_t uses) {
           const Node b = node_of_vertex_[target];

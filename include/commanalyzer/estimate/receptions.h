@@ -137,8 +137,12 @@ class Receptions {
     const int n = owners_.n;
     absl::flat_hash_map<std::uint64_t, std::uint64_t> own, kept;  // by group * n + process: locations
     auto cell = [&](std::uint32_t group, ProcId q) { return static_cast<std::uint64_t>(group) * n + q; };
-    for (ValueGraph::Vertex x = 0; x < owners_.owner.size(); ++x) {
-      if (owners_.owner[x] >= 0) ++own[cell(owners_.graph.group(x), owners_.owner[x])];
+    // A process's part of an array: the site vertices it owns there (a
+    // graph vertex by location holds several, of aligned arrays).
+    for (VertexId x = 0; x < profile_.vertex_count(); ++x) {
+      const ValueGraph::Vertex at = owners_.graph.local(x);
+      if (at == ValueGraph::kAbsent || !owners_.graph.own_site(x) || owners_.owner[at] < 0) continue;
+      ++own[cell(profile_.vertex_group[x], owners_.owner[at])];
     }
     absl::flat_hash_set<std::uint64_t> counted;  // (location, process)
     for (const KeptUse& u : kept_uses_) {

@@ -20,6 +20,7 @@
 #include <exception>
 #include <functional>
 #include <limits>
+#include <map>
 #include <ostream>
 #include <span>
 #include <string>
@@ -34,7 +35,9 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "commanalyzer/estimate/alike_replays.h"
+#include "commanalyzer/estimate/array_moves.h"
 #include "commanalyzer/estimate/csr_rows.h"
+#include "commanalyzer/estimate/location_table.h"
 #include "commanalyzer/estimate/phase_degrees.h"
 #include "commanalyzer/estimate/source_uses.h"
 #include "commanalyzer/record/profile.h"
@@ -42,6 +45,15 @@
 #include "commanalyzer/record/types.h"
 
 namespace commanalyzer {
+
+// Where ownership goes by location, the arrays as a location graph sees
+// them (LocationIndex), for a value graph with a vertex per location:
+// `private_copy` set on those some process count may copy
+// (private_arrays.h), whose values keep their own vertices.
+struct LocationGrain {
+  std::vector<ArrayExtent> arrays;
+  std::vector<ArrayMove> moves;
+};
 
 class ValueGraph {
  public:
@@ -52,13 +64,17 @@ class ValueGraph {
   // Builds the graph from a recorded profile (see profile.h): its flows, the
   // vertex of every value, and per-vertex home address and weight. The
   // rows are collapsed on up to `threads` threads; the graph is the same
-  // for any count.
+  // for any count. `by_location`: a vertex per array location
+  // (location_vertices); else per site vertex.
   template <class Profile>
-  static ValueGraph build(const Profile& profile, unsigned threads = 1) {
+  static ValueGraph build(const Profile& profile, unsigned threads = 1, const LocationGrain* by_location = nullptr) {
     ValueGraph g;
     const auto& values = profile.values;
-    const std::vector<VertexId> vertex_of = site_vertices(profile);
+    const std::vector<VertexId> site_of = site_vertices(profile);
+    const std::vector<VertexId> vertex_of =
+        by_location != nullptr ? location_vertices(profile, site_of, *by_location) : site_of;
     auto vertex = [&](ValueId v) { return vertex_of[values.vertex(v)]; };
+    auto site = [&](ValueId v) { return site_of[values.vertex(v)]; };
     g.local_.assign(profile.vertex_count(), kAbsent);
     RankedBits exported(values.count() + 1);  // instance used by another vertex
     g.source_uses_ = SourceUses(values.count() + 1);
@@ -74,7 +90,7 @@ class ValueGraph {
     // the site vertices merged) are not read (alike_replays.h): they add
     // the vertices, uses and work of the iteration they replay, and their
     // own value instances used as it used its instances.
-    const AlikeReplays alike = AlikeReplays::of(profile, [&](VertexId x) { return vertex_of[x]; });
+    const AlikeReplays alike = AlikeReplays::of(profile, [&](VertexId x) { return site_of[x]; });
     ReplayedUses replayed(alike, profile.iteration_marks);
     // One pass over the flows finds the vertices and what is counted per
     // vertex; a second, once they are numbered, folds the uses into edges.
@@ -84,18 +100,32 @@ class ValueGraph {
       const std::size_t phase = chain_phase(v);
       g.local_[sink] = 0;  // mark present
       work[sink] += static_cast<std::uint32_t>(sources.size()) * alike.weight(phase);
+      const VertexId sink_site = site(v);
       for (ValueId s : sources) {
-        const VertexId source = vertex(s);
-        g.local_[source] = 0;
-        for (unsigned k = 1 + replayed.note(phase, s, source != sink); k > 0; --k) g.source_uses_.add(s);
-        if (source != sink) export_instance(s, source);
+        g.local_[vertex(s)] = 0;
+        const VertexId source = site(s);
+        for (unsigned k = 1 + replayed.note(phase, s, source != sink_site); k > 0; --k) g.source_uses_.add(s);
+        if (source != sink_site) export_instance(s, source);
       }
     });
     replayed.for_each_use([&](ValueId s, unsigned uses, bool by_other_vertex) {
       for (unsigned k = 0; k < uses; ++k) g.source_uses_.add(s);
-      if (by_other_vertex) export_instance(s, vertex(s));
+      if (by_other_vertex) export_instance(s, site(s));
     });
     g.source_uses_.seal();
+    // Exports are counted per site vertex (what another site vertex reads),
+    // as with a vertex per site, then carried by the vertex that holds it.
+    std::vector<std::uint32_t> sites;  // by location: per vertex, the site vertices it holds
+    if (by_location != nullptr) {
+      g.site_.assign(site_of.size(), false);
+      sites.assign(site_of.size(), 0);
+      for (VertexId x = 0; x < site_of.size(); ++x) {
+        if (site_of[x] != x) continue;
+        g.site_[x] = true;
+        ++sites[vertex_of[x]];
+        if (vertex_of[x] != x) exports[vertex_of[x]] += std::exchange(exports[x], 0);
+      }
+    }
     // Dense numbering in VertexId order: deterministic for a given profile.
     for (VertexId x = 0; x < g.local_.size(); ++x) {
       if (g.local_[x] == kAbsent) continue;
@@ -106,7 +136,9 @@ class ValueGraph {
       g.weight_.push_back(0);
       g.exports_.push_back(exports[x]);
       g.work_.push_back(work[x]);
+      if (by_location != nullptr) g.sites_.push_back(sites[x]);
     }
+    std::vector<std::uint32_t>().swap(sites);
     for (VertexId x = 0; x < vertex_of.size(); ++x) {
       const Vertex at = g.local_[vertex_of[x]];
       if (at == kAbsent) continue;
@@ -231,6 +263,69 @@ class ValueGraph {
     return vertex_of;
   }
 
+  // By location, the values stored at one location are one vertex,
+  // whatever their sources: element i of the arrays of one extent, which
+  // LocationIndex aligns (by default) and one process owns alike. A
+  // stencil's grid was two vertices a cell, the values from before the
+  // region and the chain it computes, now one, as in the location graph,
+  // and a partition of this graph's locations is one of that graph's at
+  // the same cost. Values outside arrays, in scratch arrays (work memory
+  // each process keeps) and in arrays a count may copy keep their site
+  // vertices (a copy's settled locations are decided per array). A
+  // vertex is its least site vertex: the numbering keeps the order of
+  // the locations' first values.
+  template <class Profile>
+  static std::vector<VertexId> location_vertices(const Profile& profile, const std::vector<VertexId>& site_of,
+                                                 const LocationGrain& grain) {
+    const std::vector<ArrayExtent>& arrays = grain.arrays;
+    const LastMoves last_moves(grain.moves, arrays.size());
+    // Classes of aligned arrays, by extent.
+    struct Class {
+      std::uint64_t bytes;
+    };
+    std::vector<Class> classes;
+    std::map<std::uint64_t, std::uint32_t> class_of_extent;
+    std::vector<std::uint32_t> class_of(arrays.size() + 1, 0);
+    for (std::uint32_t a = 1; a <= arrays.size(); ++a) {
+      const auto [it, fresh] = class_of_extent.try_emplace(arrays[a - 1].bytes, classes.size());
+      if (fresh) classes.push_back({arrays[a - 1].bytes});
+      class_of[a] = it->second;
+    }
+    // x's location: (class, offset), or none.
+    constexpr std::uint32_t kNoClass = ~std::uint32_t{0};
+    auto location = [&](VertexId x) -> std::pair<std::uint32_t, std::uint64_t> {
+      const std::uint32_t group = profile.vertex_group[x];
+      if (group == 0 || group > arrays.size()) return {kNoClass, 0};
+      const ArrayExtent& array = arrays[group - 1];
+      const Address home = profile.vertex_home[x];
+      if (array.scratch || array.private_copy || home < array.base || home >= array.base + array.bytes) {
+        return {kNoClass, 0};
+      }
+      const auto [live, offset] = live_home(group, home - array.base, arrays, last_moves);
+      if (arrays[live - 1].private_copy) return {kNoClass, 0};
+      return {class_of[live], offset};
+    };
+    LocationTable table(classes, [&](auto&& f) {
+      for (VertexId x = 0; x < site_of.size(); ++x) {
+        if (site_of[x] != x) continue;
+        if (const auto [c, offset] = location(x); c != kNoClass) f(c, offset);
+      }
+    });
+    absl::flat_hash_map<std::pair<std::uint32_t, std::uint64_t>, VertexId> first;  // where no table is
+    std::vector<VertexId> vertex_of = site_of;
+    for (VertexId x = 0; x < site_of.size(); ++x) {
+      if (site_of[x] != x) continue;
+      const auto [c, offset] = location(x);
+      if (c == kNoClass) continue;
+      VertexId* slot = table.slot(c, offset);
+      if (slot == nullptr) slot = &first.try_emplace(std::pair{c, offset}, LocationTable::kNone).first->second;
+      if (*slot == LocationTable::kNone) *slot = x;
+      vertex_of[x] = *slot;
+    }
+    for (VertexId x = 0; x < vertex_of.size(); ++x) vertex_of[x] = vertex_of[site_of[x]];
+    return vertex_of;
+  }
+
   // Reductions: the loop results of the loops that reduce distributed data
   // (mark_loop_reductions), and the values computed only
   // from reductions and values every process has (`singleton`): a minimum
@@ -304,6 +399,15 @@ class ValueGraph {
   // owner does (owner computes; a register accumulation over n terms counts
   // n, not 1). Inputs and set-up values have none.
   std::uint32_t work(Vertex v) const { return work_[v]; }
+  // The site vertices v holds (site_vertices): 1, or, by location, those
+  // stored at v's location. A location graph weighs each one.
+  std::uint32_t sites(Vertex v) const { return sites_.empty() ? 1 : sites_[v]; }
+  // Whether profile vertex x is a site vertex (the others are merged into
+  // one): each graph vertex is one, or, by location, holds several.
+  bool own_site(VertexId x) const {
+    if (!site_.empty()) return site_[x];
+    return x < local_.size() && local_[x] != kAbsent && global_[local_[x]] == x;
+  }
   // How many value-flow chains instance s is a source of: 0, 1, or 2 for
   // "more than one".
   std::uint8_t source_uses(ValueId s) const { return source_uses_[s]; }
@@ -339,6 +443,8 @@ class ValueGraph {
   std::vector<std::uint32_t> weight_;
   std::vector<std::uint32_t> exports_;
   std::vector<std::uint32_t> work_;
+  std::vector<std::uint32_t> sites_;  // by location only (sites())
+  std::vector<bool> site_;            // by profile vertex, by location only (own_site())
   SourceUses source_uses_;
   static constexpr std::uint8_t kLoopReduction = 1, kComputedFromReductions = 2;
 
