@@ -133,23 +133,24 @@ class CombinedPartials {
     auto received = [&](std::uint64_t k) {
       return replaying_ ? delivered_before_.contains(k) : receptions_.received(k);
     };
-    bool updates_chain = false;
+    // Only an update of its location is a partial (most flows are not:
+    // a row's product, a new value): looked at before what q lacks.
+    if (std::none_of(sources.begin(), sources.end(), [&](ValueId s) { return profile_.values.vertex(s) == chain; })) {
+      return false;
+    }
     bool inputs_single_use = true;
     std::uint64_t input_bytes = 0;
     // Processes owning one of g's inputs that q lacks: the candidates to compute g.
     absl::InlinedVector<ProcId, 8> candidates;
     for (ValueId s : sources) {
-      if (profile_.values.vertex(s) == chain) {
-        updates_chain = true;
-        continue;
-      }
+      if (profile_.values.vertex(s) == chain) continue;
       const ProcId p = owners_.owner_of(s);
       if (p == q || p == kReplicated || received(owners_.key(s, q))) continue;
       input_bytes += profile_.values.size_bytes(s);
       inputs_single_use = inputs_single_use && owners_.graph.source_uses(s) <= 1;
       if (std::find(candidates.begin(), candidates.end(), p) == candidates.end()) candidates.push_back(p);
     }
-    if (!updates_chain || candidates.empty()) return false;
+    if (candidates.empty()) return false;
     // The contributor computes g from all of its inputs, so it must hold
     // every one: own it or have received it (a shared node's coordinates,
     // which the owner of the neighbouring element uses anyway). Else g
