@@ -70,5 +70,33 @@ TEST(Choice, WithinTheBalanceToleranceTheExchangesDecide) {
   EXPECT_EQ(keep_fastest(candidates, {kEvenData, kEvenData}), 1u);
 }
 
+// A candidate only compared keeps what the choice reads and lets its
+// matrices, trace and sites go: the same candidate is kept, with the same
+// bytes and times, from the stripped estimates.
+TEST(Choice, ComparedCandidatesKeepWhatTheChoiceReads) {
+  std::vector<CommEstimate> full{costed(150'000, 100'000, 10, 1'000), costed(100'000, 100'000, 20, 2'000),
+                                 costed(101'000, 100'000, 19.5, 1'500)};
+  for (CommEstimate& c : full) {
+    c.procs = 4;
+    c.matrix.assign(16, 7);
+    c.messages_matrix.assign(16, 1);
+    c.sites.resize(3);
+    allow_for_uneven_blocks(c, kEvenData);
+  }
+  std::vector<CommEstimate> compared = full;
+  for (CommEstimate& c : compared) {
+    EXPECT_EQ(&compared_only(c), &c);
+    EXPECT_TRUE(c.matrix.empty() && c.matrix.capacity() == 0);
+    EXPECT_TRUE(c.messages_matrix.empty() && c.sites.empty());
+  }
+  const std::vector<std::vector<std::uint64_t>> owned(3, kEvenData);
+  EXPECT_EQ(keep_fastest(compared, owned), keep_fastest(full, owned));
+  for (std::size_t i = 0; i < full.size(); ++i) {
+    EXPECT_EQ(compared[i].total_bytes(), full[i].total_bytes());
+    EXPECT_EQ(compared[i].predicted_seconds(), full[i].predicted_seconds());
+    EXPECT_EQ(compared[i].process_work, full[i].process_work);
+  }
+}
+
 }  // namespace
 }  // namespace commanalyzer

@@ -93,8 +93,10 @@ class Estimator {
           repeats = repeats.counting_beyond_window(profile_.phase_count(), profile_.recorded_iterations);
         }
         CommEstimate e = cost_over(owner, procs, iterations, fixed, repeats);
-        if (iterations != kWholeRun) {
-          e = project_run(cost_over(owner, procs, iterations - 1, fixed, {}), std::move(e), profile_.iterations());
+        if (iterations != kWholeRun) {  // compared only: the one kept is costed again
+          compared_only(e);
+          CommEstimate before = cost_over(owner, procs, iterations - 1, fixed, {});
+          e = project_run(compared_only(before), std::move(e), profile_.iterations());
         }
         allow_for_uneven_blocks(e, owned[i]);
         return e;
