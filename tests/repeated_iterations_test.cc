@@ -273,7 +273,7 @@ TEST(AlikeReplays, TheGraphIsTheOneOfEveryChain) {
 // y = f(u) each step, y not read before it is overwritten (HPCCG's Ap = A
 // p), and u updated in place from y: y's values of every step are computed
 // from the same vertices of u, so the graph takes each step's as the first
-// step's (ValueGraph::site_vertices). Recorded with replays (each step a
+// step's (site_vertices, graph_vertices.h). Recorded with replays (each step a
 // replay of the one before), every step's vertices are still the first
 // step's: a pass that left a replay unread would leave them apart.
 TEST(SiteVertices, ReplayedStepsMergeAsTheirChainsDo) {
@@ -296,8 +296,8 @@ TEST(SiteVertices, ReplayedStepsMergeAsTheirChainsDo) {
     a.finish();
   });
   ASSERT_GT(run.varint.profile().flows.replays().replays.size(), 2u);
-  const std::vector<VertexId> every = ValueGraph::site_vertices(run.flat.profile());
-  const std::vector<VertexId> replayed = ValueGraph::site_vertices(run.varint.profile());
+  const std::vector<VertexId> every = site_vertices(run.flat.profile());
+  const std::vector<VertexId> replayed = site_vertices(run.varint.profile());
   std::size_t merged = 0;
   const auto& homes = run.flat.profile().vertex_home;
   for (VertexId x = 0; x < every.size(); ++x) {

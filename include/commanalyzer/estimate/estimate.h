@@ -262,8 +262,8 @@ class Estimator {
   }
   ArraysAt arrays_at(int procs) const { return arrays_at(profile_, ghost_memory(cost_), procs); }
 
-  // By location, the value graph has a vertex per location (ValueGraph::
-  // location_vertices) outside the arrays some count copies: two
+  // By location, the value graph has a vertex per location
+  // (location_vertices) outside the arrays some count copies: two
   // processes have the largest ghost budget, so copy every array any
   // count does.
   static ValueGraph build_graph(const ProfileT& profile, const Cost& cost, unsigned threads) {
