@@ -193,6 +193,39 @@ TEST(ValueGraph, MergesTheResultsOfOneSiteComputedFromTheSameVertices) {
   EXPECT_EQ(at_site[per_element].size(), 2u * 1022);
 }
 
+// Each step: y = A x (a 3-point row), work[0] = x[t] + x[t + 1] (other
+// elements each time), step[0] = x[1] + x[2] in an array of its own
+// (allocated and freed in the step: scratch), then x += y (an exclusive
+// update) or, with `copy_back`, x = y. x, y and work are 2 KiB arrays
+// (tracked: TrackedArrays::kMinBytes) of one extent.
+std::unique_ptr<Analyzer<>> product_and_work(int steps, bool copy_back) {
+  constexpr std::uint64_t n = 256;
+  auto a = std::make_unique<Analyzer<>>();
+  const Array x{0x100000}, y{0x200000}, work{0x300000}, step{0x400000};
+  a->allocation(x.base, 8 * n);
+  a->allocation(y.base, 8 * n);
+  a->allocation(work.base, 8 * n);
+  for (std::uint64_t i = 0; i < n; ++i) a->store(x.at(i), 8, a->compute(kNoLabel));
+  a->region_begin();
+  for (int t = 0; t < steps; ++t) {
+    for (std::uint64_t i = 1; i + 1 < n; ++i) {
+      a->store(y.at(i), 8, a->compute(a->join(a->join(a->load(x.at(i - 1), 8), a->load(x.at(i), 8)),
+                                              a->load(x.at(i + 1), 8))));
+    }
+    a->store(work.at(0), 8, a->compute(a->join(a->load(x.at(t), 8), a->load(x.at(t + 1), 8))));
+    a->allocation(step.base, 8 * n);
+    a->store(step.at(0), 8, a->compute(a->join(a->load(x.at(1), 8), a->load(x.at(2), 8))));
+    a->release(step.base);
+    for (std::uint64_t i = 1; i + 1 < n; ++i) {
+      const Label from_y = a->load(y.at(i), 8);
+      a->store(x.at(i), 8, copy_back ? from_y : a->compute(a->join(a->load(x.at(i), 8), from_y)));
+    }
+    a->iteration();
+  }
+  a->region_end();
+  return a;
+}
+
 // An element overwritten without being read: the product y = A x of each
 // iteration is one vertex per element (the graph does not grow with the
 // iterations), while a work slot refilled from other elements each time
@@ -200,33 +233,7 @@ TEST(ValueGraph, MergesTheResultsOfOneSiteComputedFromTheSameVertices) {
 // a work array allocated and freed each step at the same address, filled
 // from the same elements (another array each time).
 TEST(ValueGraph, MergesAnElementOverwrittenFromTheSameVertices) {
-  auto run = [](int steps) {
-    constexpr std::uint64_t n = 256;  // 2 KiB arrays: tracked (TrackedArrays::kMinBytes)
-    auto a = std::make_unique<Analyzer<>>();
-    const Array x{0x100000}, y{0x200000}, work{0x300000}, step{0x400000};
-    a->allocation(x.base, 8 * n);
-    a->allocation(y.base, 8 * n);
-    a->allocation(work.base, 8 * n);
-    for (std::uint64_t i = 0; i < n; ++i) a->store(x.at(i), 8, a->compute(kNoLabel));
-    a->region_begin();
-    for (int t = 0; t < steps; ++t) {
-      for (std::uint64_t i = 1; i + 1 < n; ++i) {  // y = A x, a 3-point row
-        a->store(y.at(i), 8, a->compute(a->join(a->join(a->load(x.at(i - 1), 8), a->load(x.at(i), 8)),
-                                                a->load(x.at(i + 1), 8))));
-      }
-      // work[0] = x[t] + x[t + 1]: other elements each time
-      a->store(work.at(0), 8, a->compute(a->join(a->load(x.at(t), 8), a->load(x.at(t + 1), 8))));
-      a->allocation(step.base, 8 * n);  // step[0] = x[1] + x[2] in this step's own array
-      a->store(step.at(0), 8, a->compute(a->join(a->load(x.at(1), 8), a->load(x.at(2), 8))));
-      a->release(step.base);
-      for (std::uint64_t i = 1; i + 1 < n; ++i) {  // x += y, an exclusive update
-        a->store(x.at(i), 8, a->compute(a->join(a->load(x.at(i), 8), a->load(y.at(i), 8))));
-      }
-      a->iteration();
-    }
-    a->region_end();
-    return a;
-  };
+  auto run = [](int steps) { return product_and_work(steps, /*copy_back=*/false); };
   const auto short_run = run(3), long_run = run(6);
   const ValueGraph small = ValueGraph::build(short_run->profile());
   const ValueGraph large = ValueGraph::build(long_run->profile());
@@ -260,30 +267,7 @@ LocationGrain grain_of(const Analyzer<>::ProfileType& profile, bool copy_all = f
 // it is the one built on a vertex per site: the same nodes, rows, work and
 // exports. Arrays a count may copy keep their site vertices.
 TEST(ValueGraph, ByLocationALocationsValuesAreOneVertex) {
-  auto run = [](int steps) {
-    constexpr std::uint64_t n = 256;
-    auto a = std::make_unique<Analyzer<>>();
-    const Array x{0x100000}, y{0x200000}, work{0x300000}, step{0x400000};
-    a->allocation(x.base, 8 * n);
-    a->allocation(y.base, 8 * n);
-    a->allocation(work.base, 8 * n);
-    for (std::uint64_t i = 0; i < n; ++i) a->store(x.at(i), 8, a->compute(kNoLabel));
-    a->region_begin();
-    for (int t = 0; t < steps; ++t) {
-      for (std::uint64_t i = 1; i + 1 < n; ++i) {  // y = A x
-        a->store(y.at(i), 8, a->compute(a->join(a->join(a->load(x.at(i - 1), 8), a->load(x.at(i), 8)),
-                                                a->load(x.at(i + 1), 8))));
-      }
-      a->store(work.at(0), 8, a->compute(a->join(a->load(x.at(t), 8), a->load(x.at(t + 1), 8))));
-      a->allocation(step.base, 8 * n);
-      a->store(step.at(0), 8, a->compute(a->join(a->load(x.at(1), 8), a->load(x.at(2), 8))));
-      a->release(step.base);
-      for (std::uint64_t i = 1; i + 1 < n; ++i) a->store(x.at(i), 8, a->load(y.at(i), 8));  // x = y
-      a->iteration();
-    }
-    a->region_end();
-    return a;
-  };
+  auto run = [](int steps) { return product_and_work(steps, /*copy_back=*/true); };
   const auto short_run = run(3), long_run = run(6);
   const auto& profile = long_run->profile();
   const LocationGrain grain = grain_of(profile);
