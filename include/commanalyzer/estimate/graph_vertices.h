@@ -125,7 +125,7 @@ std::vector<VertexId> site_vertices(const Profile& profile) {
 // the locations' first values.
 template <class Profile>
 std::vector<VertexId> location_vertices(const Profile& profile, const std::vector<VertexId>& site_of,
-                                               const LocationGrain& grain) {
+                                        const LocationGrain& grain) {
   const std::vector<ArrayExtent>& arrays = grain.arrays;
   const LastMoves last_moves(grain.moves, arrays.size());
   // Classes of aligned arrays, by extent.
